@@ -1,0 +1,84 @@
+"""Apero over HTTP: ``POST /api/v1/apero/score``."""
+
+from __future__ import annotations
+
+from ..errors import ApiError, json_path
+from ..games import apero
+from ..i18n import t
+from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
+from .operations import operation
+
+
+def _label(color: str, lang: str) -> str:
+    return apero.COLOR_NAMES[color][lang]
+
+
+def _color(score: apero.ColorScore, lang: str) -> dict:
+    label = _label(score.color, lang)
+    return {
+        "color": score.color,
+        "label": label,
+        "cards": list(score.cards),
+        "score": score.score,
+        "expression": score.expression,
+        "explanation": t(
+            "apero.color_single", lang, color_name=label, cards=len(score.cards),
+            expression=score.expression, score=score.score,
+        ),
+    }
+
+
+def _player(hand: apero.HandScore, lang: str) -> dict:
+    parts = " + ".join(f"{_label(c.color, lang)} {c.score}" for c in hand.colors)
+    return {
+        "name": hand.name,
+        "total": hand.total,
+        "colors": [_color(c, lang) for c in hand.colors],
+        "explanation": t("apero.total", lang, name=hand.name, parts=parts, total=hand.total),
+    }
+
+
+def _rule_error(error: apero.AperoError, lang: str) -> ApiError:
+    facts = dict(error.facts)
+    if "color" in facts:
+        facts["color_name"] = _label(facts["color"], lang)
+    if "values" in facts:
+        facts["values"] = " ".join(str(v) for v in facts["values"])
+    message = t(f"apero.{error.code}", lang, **facts)
+    return ApiError(
+        400, error.code, f"apero.{error.code}",
+        details={json_path(error.where): [message]}, **facts,
+    )
+
+
+@operation(
+    operation_id="score_apero",
+    method="POST",
+    path="/apero/score",
+    request=AperoScoreRequestSchema,
+    response=AperoScoreResponseSchema,
+    tag="apero",
+    summary="Score Apero hands exactly, any hand size and number of sets.",
+    description=(
+        "Each colour scores the largest value of + and × over all its cards; the hand "
+        "scores the sum. Returns per-colour scores with a checkable formula, totals and "
+        "the winners (ties share). Cards are checked against the deck of `sets` sets."
+    ),
+)
+def score(request: dict, lang: str) -> dict:
+    players = [
+        (p["name"], [(c["color"], c["value"]) for c in p["cards"]]) for p in request["players"]
+    ]
+    try:
+        game = apero.score_game(players, request["sets"])
+    except apero.AperoError as error:
+        raise _rule_error(error, lang) from None
+    top = max(h.total for h in game.players)
+    names = t("apero.list_separator", lang).join(game.winners)
+    key = "apero.winners_one" if len(game.winners) == 1 else "apero.winners_tied"
+    return {
+        "sets": game.sets,
+        "players": [_player(h, lang) for h in game.players],
+        "winners": list(game.winners),
+        "explanation": t(key, lang, names=names, total=top),
+    }

@@ -1,0 +1,120 @@
+"""The service's one error shape: ``{"error": {"code", "message", "details"}}``.
+
+Every failure a client can cause becomes a 4xx in this shape; anything else is a 500 in
+the same shape, logged without the request body.  HTTP errors keep their status and
+headers (``Allow`` on 405) by starting from ``e.get_response()`` (Flask's error docs).
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask, current_app, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from .i18n import DEFAULT_LANG, LANGS, t, translate_validation
+
+
+class ApiError(Exception):
+    """A client error with a catalogue message; ``details`` maps JSON paths to reasons."""
+
+    def __init__(self, status: int, code: str, message_key: str, details=None, **params):
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.message_key = message_key
+        self.details = details or {}
+        self.params = params
+
+
+def response_lang() -> str:
+    """The language of the current request's texts (a bad ``?lang`` falls back here)."""
+    lang = request.args.get("lang", DEFAULT_LANG)
+    return lang if lang in LANGS else DEFAULT_LANG
+
+
+def json_path(where: tuple) -> str:
+    """``("players", 1, "cards", 0)`` -> ``players[1].cards[0]``."""
+    path = ""
+    for key in where:
+        path += f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+    return path or "$"
+
+
+def json_paths(messages, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten marshmallow's nested messages to ``{"players[0].cards[1].color": [...]}``."""
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return {prefix or "$": messages}
+    if isinstance(messages, str):
+        return {prefix or "$": [messages]}
+    flat: dict[str, list[str]] = {}
+    items = messages.items() if isinstance(messages, dict) else enumerate(messages)
+    for key, value in items:
+        if key == "_schema":
+            path = prefix
+        elif isinstance(key, int):
+            path = f"{prefix}[{key}]"
+        else:
+            path = f"{prefix}.{key}" if prefix else str(key)
+        for inner, texts in json_paths(value, path).items():
+            flat.setdefault(inner, []).extend(texts)
+    return flat
+
+
+def _body(status: int, code: str, message: str, details=None) -> tuple[dict, int]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}, status
+
+
+def _api_error(error: ApiError):
+    lang = response_lang()
+    return _body(error.status, error.code, t(error.message_key, lang, **error.params), error.details)
+
+
+def _validation_error(error: ValidationError):
+    lang = response_lang()
+    details = {
+        path: [translate_validation(m, lang) for m in texts]
+        for path, texts in json_paths(error.messages).items()
+    }
+    return _body(400, "invalid_input", t("errors.invalid_input", lang), details)
+
+
+_HTTP_CODES = {
+    404: ("not_found", "errors.not_found"),
+    405: ("method_not_allowed", "errors.method_not_allowed"),
+    413: ("payload_too_large", "errors.payload_too_large"),
+    415: ("unsupported_media_type", "errors.unsupported_media_type"),
+}
+
+
+def _http_error(error: HTTPException):
+    response = error.get_response()
+    lang = response_lang()
+    status = error.code or 500
+    code, key = _HTTP_CODES.get(status, ("http_error", "errors.http_error"))
+    params = {
+        "path": request.path,
+        "method": request.method,
+        "allowed": response.headers.get("Allow", ""),
+        "limit": current_app.config.get("MAX_CONTENT_LENGTH"),
+        "mimetype": request.mimetype or "-",
+        "status": status,
+        "name": error.name,
+    }
+    body, _ = _body(status, code, t(key, lang, **params))
+    response.data = json.dumps(body, ensure_ascii=False)
+    response.content_type = "application/json"
+    return response
+
+
+def _unexpected(error: Exception):
+    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    return _body(500, "internal_error", t("errors.internal_error", response_lang()))
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(ValidationError, _validation_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)

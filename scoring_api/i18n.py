@@ -1,0 +1,46 @@
+"""User-facing text in Japanese (default) and English, from ``messages.yaml``.
+
+The catalogue is data: every sentence the service shows lives in that file, keyed by a
+dotted name (``errors.invalid_json``, ``apero.total``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib.resources import files
+
+import yaml
+
+LANGS = ("ja", "en")
+DEFAULT_LANG = "ja"
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> dict:
+    text = files("scoring_api").joinpath("messages.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def t(key: str, lang: str, **params) -> str:
+    """The sentence ``key`` in ``lang``, with ``params`` filled in."""
+    entry = _catalogue()
+    for part in key.split("."):
+        entry = entry[part]
+    return entry[lang].format(**params)
+
+
+@lru_cache(maxsize=1)
+def _validation_patterns() -> list[tuple[re.Pattern, str]]:
+    return [(re.compile(item["en"]), item["ja"]) for item in _catalogue()["validation"]]
+
+
+def translate_validation(message: str, lang: str) -> str:
+    """Marshmallow's English field message in ``lang`` (unchanged when not known)."""
+    if lang == "en":
+        return message
+    for pattern, template in _validation_patterns():
+        match = pattern.match(message)
+        if match:
+            return match.expand(template)
+    return message

@@ -1,0 +1,88 @@
+"""Apero request and response shapes (``POST /api/v1/apero/score``) and their limits."""
+
+from __future__ import annotations
+
+from marshmallow import fields, post_load, validate
+
+from ..games import apero
+from .common import StrictSchema, integer, text
+
+MAX_SETS = 10  # sets shuffled together; the scorer is exact beyond, the cap bounds work
+MAX_PLAYERS = 20
+MAX_CARDS_PER_PLAYER = 36 * MAX_SETS  # the deck's size at the cap
+CARD_VALUES = sorted({v for values in apero.DECK.values() for v in values})
+
+
+class CardSchema(StrictSchema):
+    color = fields.String(
+        required=True,
+        validate=validate.OneOf(list(apero.COLOR_ALIASES)),
+        metadata={
+            "description": "Colour id (red, orange, green, blue, purple, black_green) "
+            "or its Japanese name (赤 橙 緑 青 紫 黒緑).",
+            "examples": ["purple"],
+        },
+    )
+    value = integer(
+        required=True,
+        validate=validate.OneOf(CARD_VALUES),
+        metadata={
+            "description": "The card's number: 1-3 for red/orange/green/blue, "
+            "-3 to -1 for purple/black_green.",
+            "examples": [-1],
+        },
+    )
+
+    @post_load
+    def to_color_id(self, card, **_):
+        return {**card, "color": apero.COLOR_ALIASES[card["color"]]}
+
+
+class PlayerSchema(StrictSchema):
+    name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
+    cards = fields.List(
+        fields.Nested(CardSchema),
+        required=True,
+        validate=validate.Length(1, MAX_CARDS_PER_PLAYER),
+        metadata={"description": "The cards the player took, any number (the hand size is free)."},
+    )
+
+
+class AperoScoreRequestSchema(StrictSchema):
+    sets = integer(
+        load_default=1,
+        validate=validate.Range(1, MAX_SETS),
+        metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
+    )
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        validate=validate.Length(1, MAX_PLAYERS),
+        metadata={"description": "Every player of the game; cards are checked against the deck together."},
+    )
+
+
+class ColorScoreSchema(StrictSchema):
+    color = fields.String(required=True, metadata={"description": "Colour id."})
+    label = fields.String(required=True, metadata={"description": "Colour name in the requested language."})
+    cards = fields.List(integer(), required=True, metadata={"description": "The colour's card values."})
+    score = integer(required=True, metadata={"description": "The largest value any + / × expression reaches."})
+    expression = fields.String(
+        required=True,
+        metadata={"description": "A formula over exactly these cards that evaluates to score.", "examples": ["(-1 + -2) × -3"]},
+    )
+    explanation = fields.String(required=True)
+
+
+class PlayerScoreSchema(StrictSchema):
+    name = fields.String(required=True)
+    total = integer(required=True, metadata={"description": "Sum of the colour scores."})
+    colors = fields.List(fields.Nested(ColorScoreSchema), required=True, metadata={"description": "Held colours in deck order."})
+    explanation = fields.String(required=True)
+
+
+class AperoScoreResponseSchema(StrictSchema):
+    sets = integer(required=True)
+    players = fields.List(fields.Nested(PlayerScoreSchema), required=True)
+    winners = fields.List(fields.String(), required=True, metadata={"description": "Highest total; ties share the win."})
+    explanation = fields.String(required=True)

@@ -1,0 +1,58 @@
+"""Schema helpers shared by every game: strictness, names, the error shape."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class StrictSchema(Schema):
+    """Unknown fields are errors (and ``additionalProperties: false`` in the spec)."""
+
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+
+class JsonInteger(fields.Integer):
+    """A JSON integer: ``2`` and ``2.0`` (the same JSON number) load as 2; ``1.5``,
+    ``"1"``, ``true`` and non-finite numbers are refused."""
+
+    def _validated(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise self.make_error("invalid")
+            value = int(value)
+        return super()._validated(value)
+
+
+def integer(**kwargs) -> fields.Integer:
+    """An integer field with JSON's rules (see :class:`JsonInteger`)."""
+    return JsonInteger(strict=True, **kwargs)
+
+
+def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
+    """A bounded string (player names and the like)."""
+    return fields.String(validate=validate.Length(min_length, max_length), **kwargs)
+
+
+class ErrorBodySchema(StrictSchema):
+    code = fields.String(required=True, metadata={"description": "Machine-readable error code."})
+    message = fields.String(
+        required=True, metadata={"description": "What went wrong, in the requested language."}
+    )
+    details = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        metadata={"description": "JSON path of each bad field -> reasons ($ = the whole body)."},
+    )
+
+
+class ErrorSchema(StrictSchema):
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+class HealthSchema(StrictSchema):
+    status = fields.String(required=True, metadata={"examples": ["ok"]})

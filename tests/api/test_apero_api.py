@@ -1,0 +1,178 @@
+"""POST /api/v1/apero/score: the contract of shared/api.md and the rules' limits."""
+
+import pytest
+
+from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
+from tests.expression import evaluate
+
+URL = "/api/v1/apero/score"
+
+
+def card(color, value):
+    return {"color": color, "value": value}
+
+
+OFFICIAL = {
+    "players": [
+        {
+            "name": "Aki",
+            "cards": [
+                card("red", 1), card("green", 2), card("green", 3),
+                card("purple", -1), card("purple", -2), card("purple", -3),
+            ],
+        }
+    ]
+}
+
+
+def test_official_example_over_http(client):
+    response = client.post(URL, json=OFFICIAL)
+    assert response.status_code == 200
+    body = response.get_json()
+    player = body["players"][0]
+    assert player["total"] == 16
+    assert [(c["color"], c["cards"], c["score"], c["expression"]) for c in player["colors"]] == [
+        ("red", [1], 1, "1"),
+        ("green", [2, 3], 6, "2 × 3"),
+        ("purple", [-1, -2, -3], 9, "(-1 + -2) × -3"),
+    ]
+    assert body["winners"] == ["Aki"]
+    assert body["sets"] == 1
+    assert player["explanation"] == "Akiさんの合計: 赤 1 + 緑 6 + 紫 9 = 16点"
+    assert player["colors"][2]["explanation"] == "紫: 3枚 → (-1 + -2) × -3 = 9"
+
+
+def test_english_on_request(client):
+    body = client.post(URL + "?lang=en", json=OFFICIAL).get_json()
+    assert body["players"][0]["explanation"] == "Aki's total: red 1 + green 6 + purple 9 = 16"
+    assert body["players"][0]["colors"][2]["label"] == "purple"
+    assert body["explanation"] == "Winner: Aki (16)"
+
+
+def test_japanese_colour_names_are_accepted(client):
+    hand = [card("赤", 1), card("緑", 2), card("緑", 3), card("紫", -1), card("紫", -2), card("紫", -3)]
+    body = client.post(URL, json={"players": [{"name": "ア", "cards": hand}]}).get_json()
+    assert body["players"][0]["total"] == 16
+    assert [c["color"] for c in body["players"][0]["colors"]] == ["red", "green", "purple"]
+    other = [card("橙", 1), card("オレンジ", 1), card("青", 3), card("黒緑", -1)]
+    body = client.post(URL, json={"players": [{"name": "B", "cards": other}]}).get_json()
+    assert [(c["color"], c["score"]) for c in body["players"][0]["colors"]] == [
+        ("orange", 2), ("blue", 3), ("black_green", -1),
+    ]
+
+
+def test_several_players_and_a_shared_win(client):
+    players = [
+        {"name": "A", "cards": [card("red", 3)]},
+        {"name": "B", "cards": [card("blue", 1), card("blue", 2)]},
+        {"name": "C", "cards": [card("green", 2)]},
+    ]
+    body = client.post(URL + "?lang=en", json={"players": players}).get_json()
+    assert [p["total"] for p in body["players"]] == [3, 3, 2]
+    assert body["winners"] == ["A", "B"]
+    assert body["explanation"] == "A, B tie at 3 and share the win."
+
+
+def test_a_full_two_set_deck_in_one_hand(client):
+    deck = [
+        card(color, value)
+        for color, values in {
+            "red": [1, 1, 2, 2, 2, 3], "orange": [1, 1, 2, 2, 2, 3], "green": [1, 1, 2, 2, 2, 3],
+            "blue": [1, 1, 2, 2, 2, 3], "purple": [-3, -3, -2, -2, -2, -1],
+            "black_green": [-3, -3, -2, -2, -2, -1],
+        }.items()
+        for value in values * 2
+    ]
+    body = client.post(URL, json={"sets": 2, "players": [{"name": "All", "cards": deck}]}).get_json()
+    colors = body["players"][0]["colors"]
+    assert len(deck) == 72 and len(colors) == 6
+    for colour in colors:
+        value, used = evaluate(colour["expression"])
+        assert value == colour["score"] and sorted(used) == sorted(colour["cards"])
+    assert colors[0]["score"] == 2916  # (1+2)^4 × 3^2 × 2^2
+    assert body["players"][0]["total"] == sum(c["score"] for c in colors)
+
+
+# -- Bad input ---------------------------------------------------------------------------
+
+
+def error_of(response):
+    assert response.is_json, response.get_data(as_text=True)
+    return response.get_json()["error"]
+
+
+def test_too_many_copies_names_the_card_and_both_counts(client):
+    players = [
+        {"name": "A", "cards": [card("purple", -3), card("purple", -3)]},
+        {"name": "B", "cards": [card("紫", -3)]},
+    ]
+    response = client.post(URL + "?lang=en", json={"players": players})
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["code"] == "too_many_copies"
+    assert error["details"] == {
+        "players[1].cards[0]": ["3 copies of purple -3 in the request, but 1 set(s) hold only 2."]
+    }
+    ja = error_of(client.post(URL, json={"players": players}))
+    assert ja["message"] == "紫 -3 が 3 枚ありますが、1 セットには 2 枚しかありません。"
+    assert client.post(URL, json={"sets": 2, "players": players}).status_code == 200
+
+
+def test_value_the_colour_does_not_have(client):
+    response = client.post(URL + "?lang=en", json={"players": [{"name": "A", "cards": [card("red", -2)]}]})
+    error = error_of(response)
+    assert response.status_code == 400 and error["code"] == "no_such_card"
+    assert error["details"] == {
+        "players[0].cards[0]": ["There is no red -2 card (red values: 1 2 3)."]
+    }
+
+
+@pytest.mark.parametrize(
+    "body, path, reason",
+    [
+        ({"players": []}, "players", "Length must be between 1 and 20."),
+        ({}, "players", "Missing data for required field."),
+        ({"players": [{"name": "A", "cards": []}]}, "players[0].cards", "Length must be between 1 and 360."),
+        ({"players": [{"name": "A", "cards": [card("pink", 1)]}]}, "players[0].cards[0].color", None),
+        ({"players": [{"name": "A", "cards": [card("red", 4)]}]}, "players[0].cards[0].value", None),
+        ({"players": [{"name": "A", "cards": [card("red", "1")]}]}, "players[0].cards[0].value", "Not a valid integer."),
+        ({"players": [{"name": "A", "cards": [card("red", True)]}]}, "players[0].cards[0].value", "Not a valid integer."),
+        ({"players": [{"name": "A", "cards": [card("red", 1.5)]}]}, "players[0].cards[0].value", "Not a valid integer."),
+        ({"players": [{"name": "A", "cards": "red 1"}]}, "players[0].cards", "Not a valid list."),
+        ({"players": [{"name": 7, "cards": [card("red", 1)]}]}, "players[0].name", "Not a valid string."),
+        ({"players": [{"name": "", "cards": [card("red", 1)]}]}, "players[0].name", "Length must be between 1 and 40."),
+        ({"sets": 0, "players": [{"name": "A", "cards": [card("red", 1)]}]}, "sets", "Must be greater than or equal to 1 and less than or equal to 10."),
+        ({"sets": MAX_SETS + 1, "players": [{"name": "A", "cards": [card("red", 1)]}]}, "sets", None),
+        ({"players": [{"name": "A", "cards": [card("red", 1)], "score": 3}]}, "players[0].score", "Unknown field."),
+        ({"players": [{"name": "A", "cards": [{"color": "red"}]}]}, "players[0].cards[0].value", "Missing data for required field."),
+    ],
+)
+def test_invalid_input_names_the_field(client, body, path, reason):
+    response = client.post(URL + "?lang=en", json=body)
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["code"] == "invalid_input"
+    assert path in error["details"], error["details"]
+    if reason:
+        assert error["details"][path] == [reason]
+
+
+def test_invalid_input_in_japanese(client):
+    error = error_of(client.post(URL, json={"players": [{"name": "A", "cards": [card("red", "1")]}]}))
+    assert error["message"] == "入力に誤りがあります。details に項目ごとの理由があります。"
+    assert error["details"] == {"players[0].cards[0].value": ["整数ではありません。"]}
+
+
+def test_duplicate_names_are_refused(client):
+    players = [{"name": "A", "cards": [card("red", 1)]}, {"name": "A", "cards": [card("red", 2)]}]
+    error = error_of(client.post(URL, json={"players": players}))
+    assert error["code"] == "duplicate_name"
+    assert list(error["details"]) == ["players[1].name"]
+
+
+def test_caps_at_the_limit_succeed_and_beyond_fail(client):
+    many = [{"name": f"P{i}", "cards": [card("red", 1)]} for i in range(MAX_PLAYERS)]
+    assert client.post(URL, json={"sets": MAX_SETS, "players": many}).status_code == 200
+    more = many + [{"name": "extra", "cards": [card("red", 2)]}]
+    response = client.post(URL, json={"sets": MAX_SETS, "players": more})
+    assert response.status_code == 400 and "players" in error_of(response)["details"]

@@ -1,0 +1,176 @@
+"""Apero scoring rules (rules/apero.md): worked examples, the deck, winners, big hands."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring_api.games import apero
+from tests.expression import evaluate
+from tests.games.apero_reference import all_values, best_worst, group_partition_best
+
+
+def score(color, values):
+    return apero.score_color(color, values)
+
+
+# -- The rulebook's facts (rules/apero.md, "Official worked example" and "More facts") --
+
+
+def test_official_example_scores_16():
+    hand = apero.score_hand(
+        "Aki",
+        [("red", 1), ("green", 2), ("green", 3), ("purple", -1), ("purple", -2), ("purple", -3)],
+    )
+    assert [(c.color, c.score, c.expression) for c in hand.colors] == [
+        ("red", 1, "1"),
+        ("green", 6, "2 × 3"),
+        ("purple", 9, "(-1 + -2) × -3"),
+    ]
+    assert hand.total == 16
+
+
+@pytest.mark.parametrize(
+    "color, values, expected",
+    [
+        ("purple", [-3], -3),
+        ("black_green", [-1, -1], 1),
+        ("red", [1, 1, 2, 2, 2, 3], 54),
+        ("blue", [1, 2, 3, 1, 2, 3], 81),
+        ("purple", [-3, -3, -2, -2, -2, -1], 108),
+        ("orange", [1], 1),
+        ("orange", [1, 1], 2),
+        ("orange", [1, 3], 4),
+        ("black_green", [-3, -1], 3),
+        ("purple", [-1, -1, -1], 2),
+        ("purple", [-3, -3, -3], 18),
+        ("purple", [-3, -3, -1], 12),
+    ],
+)
+def test_known_colour_scores(color, values, expected):
+    result = score(color, values)
+    assert result.score == expected
+    value, used = evaluate(result.expression)
+    assert value == expected
+    assert Counter(used) == Counter(values)
+
+
+def test_colours_never_mix_and_empty_colours_are_left_out():
+    hand = apero.score_hand("A", [("red", 3), ("orange", 3)])
+    assert [(c.color, c.score) for c in hand.colors] == [("red", 3), ("orange", 3)]
+    assert hand.total == 6  # 3 + 3, not 3 × 3
+
+
+# -- Any hand size, any number of sets -----------------------------------------------
+
+
+def full_deck(sets):
+    return [(color, value) for color in apero.COLORS for value, n in apero.DECK[color].items() for _ in range(n * sets)]
+
+
+@pytest.mark.parametrize("size", [6, 8, 9, 10, 12, 18, 24])
+def test_hand_sizes_recommended_by_the_designer_are_exact(size):
+    cards = full_deck(2)[::2][:size] if size <= 36 else full_deck(2)[:size]
+    hand = apero.score_hand("A", cards)
+    for colour in hand.colors:
+        best, _ = best_worst(list(colour.cards))
+        assert colour.score == best
+    assert hand.total == sum(best_worst([v for c, v in cards if c == col])[0] for col in {c for c, _ in cards})
+
+
+def test_a_whole_two_set_deck_in_one_hand():
+    game = apero.score_game([("All", full_deck(2))], sets=2)
+    scores = {c.color: c.score for c in game.players[0].colors}
+    # 2 sets of a plus colour: 1,1,1,1,2×6,3,3 -> (1+2)^4 × 3^2 × 2^2 = 2916
+    assert scores["red"] == best_worst([1] * 4 + [2] * 6 + [3] * 2)[0] == 2916
+    assert scores["purple"] == best_worst([-1] * 2 + [-2] * 6 + [-3] * 4)[0]
+    assert game.players[0].total == 4 * scores["red"] + 2 * scores["purple"]
+
+
+@pytest.mark.parametrize("color, negative", [("blue", False), ("black_green", True)])
+def test_ten_sets_of_one_colour_is_exact_and_checkable(color, negative):
+    values = [v for v, n in apero.DECK[color].items() for _ in range(n * 10)]
+    counts = Counter(abs(v) for v in values)
+    result = score(color, values)
+    assert len(values) == 60
+    assert result.score == group_partition_best(counts[1], counts[2], counts[3], negative)
+    value, used = evaluate(result.expression)
+    assert value == result.score
+    assert Counter(used) == Counter(values)
+
+
+# -- Deck legality --------------------------------------------------------------------
+
+
+def test_too_many_copies_across_players_names_card_and_counts():
+    players = [("A", [("red", 3)]), ("B", [("red", 3)])]
+    with pytest.raises(apero.AperoError) as caught:
+        apero.score_game(players, sets=1)
+    assert caught.value.code == "too_many_copies"
+    assert caught.value.where == ("players", 1, "cards", 0)
+    assert caught.value.facts == {"color": "red", "value": 3, "count": 2, "limit": 1, "sets": 1}
+    assert apero.score_game(players, sets=2).winners == ("A", "B")
+
+
+def test_value_the_colour_does_not_have():
+    with pytest.raises(apero.AperoError) as caught:
+        apero.score_game([("A", [("purple", 2)])])
+    assert caught.value.code == "no_such_card"
+    assert caught.value.facts["values"] == [-3, -2, -1]
+
+
+def test_winner_and_shared_win():
+    game = apero.score_game([("A", [("red", 3)]), ("B", [("blue", 1), ("blue", 2)]), ("C", [("green", 2)])])
+    assert [h.total for h in game.players] == [3, 3, 2]
+    assert game.winners == ("A", "B")
+
+
+# -- Against the references (property tests) -----------------------------------------
+
+SIGNS = {"red": 1, "purple": -1}
+
+
+@st.composite
+def legal_colour(draw, max_cards):
+    """A random legal multiset of one colour for 1-4 sets."""
+    color = draw(st.sampled_from(["red", "purple"]))
+    sets = draw(st.integers(1, 4))
+    pool = [v for v, n in apero.DECK[color].items() for _ in range(n * sets)]
+    size = draw(st.integers(1, min(max_cards, len(pool))))
+    picked = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
+    return color, [pool[i] for i in picked]
+
+
+@settings(max_examples=150, deadline=None)
+@given(legal_colour(max_cards=8))
+def test_matches_enumeration_of_every_expression(hand):
+    color, values = hand
+    result = score(color, values)
+    assert result.score == max(all_values(values))
+    value, used = evaluate(result.expression)
+    assert value == result.score and Counter(used) == Counter(values)
+
+
+@settings(max_examples=150, deadline=None)
+@given(legal_colour(max_cards=24))
+def test_matches_the_subset_dynamic_program(hand):
+    color, values = hand
+    result = score(color, values)
+    assert result.score == best_worst(values)[0]
+    value, used = evaluate(result.expression)
+    assert value == result.score and Counter(used) == Counter(values)
+
+
+@pytest.mark.parametrize("color", ["green", "black_green"])
+def test_every_colour_of_up_to_three_sets_matches_the_dynamic_program(color):
+    """Exhaustive: every multiset one colour can form with 3 sets (7 × 10 × 4 of them)."""
+    per_set = apero.DECK[color]
+    ranges = [range(n * 3 + 1) for n in per_set.values()]
+    checked = 0
+    for counts in __import__("itertools").product(*ranges):
+        values = [v for v, n in zip(per_set, counts) for _ in range(n)]
+        if values:
+            assert score(color, values).score == best_worst(values)[0], values
+            checked += 1
+    assert checked == 7 * 10 * 4 - 1
