@@ -28,6 +28,19 @@ class ApiError(Exception):
         self.params = params
 
 
+def rule_error(error, namespace: str, lang: str, **display_facts) -> ApiError:
+    """A 400 for a game rule's refusal (:class:`scoring_api.games.errors.RuleError`).
+
+    The message is ``<namespace>.<code>`` from the catalogue, filled with the error's
+    facts (``display_facts`` override them, e.g. a colour's localized name); ``details``
+    carries the same message under the JSON path of the input at fault.
+    """
+    facts = {**error.facts, **display_facts}
+    key = f"{namespace}.{error.code}"
+    message = t(key, lang, **facts)
+    return ApiError(400, error.code, key, details={json_path(error.where): [message]}, **facts)
+
+
 def response_lang() -> str:
     """The language of the current request's texts (a bad ``?lang`` falls back here)."""
     lang = request.args.get("lang", DEFAULT_LANG)

@@ -1,7 +1,8 @@
-"""User-facing text in Japanese (default) and English, from ``messages.yaml``.
+"""User-facing text in Japanese (default) and English, from ``messages/*.yaml``.
 
-The catalogue is data: every sentence the service shows lives in that file, keyed by a
-dotted name (``errors.invalid_json``, ``apero.total``).
+The catalogue is data: every sentence the service shows lives in those files (one per
+game plus ``common.yaml``), keyed by a dotted name (``errors.invalid_json``,
+``apero.total``). The files' top-level keys merge into one catalogue.
 """
 
 from __future__ import annotations
@@ -18,8 +19,16 @@ DEFAULT_LANG = "ja"
 
 @lru_cache(maxsize=1)
 def _catalogue() -> dict:
-    text = files("scoring_api").joinpath("messages.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    catalogue: dict = {}
+    folder = files("scoring_api").joinpath("messages")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            part = yaml.safe_load(entry.read_text(encoding="utf-8"))
+            clash = set(part) & set(catalogue)
+            if clash:
+                raise ValueError(f"{entry.name} repeats message sections {sorted(clash)}")
+            catalogue.update(part)
+    return catalogue
 
 
 def t(key: str, lang: str, **params) -> str:

@@ -26,6 +26,9 @@ DESCRIPTION = (
 
 TAGS = {
     "apero": "Apero (アペロ): colour sets combined with + and ×.",
+    "applejack": "Applejack: orchard harvests, beehive honey, blossoms and final scoring.",
+    "pedro": "Pedro (ピードロ): auction, tricks, point cards, settlement, whole games.",
+    "fairy_black_box": "Fairy & Black Box (フェアリー＆ブラックボックス): final scores and end checks.",
     "service": "Health and this document.",
 }
 
@@ -50,11 +53,38 @@ ERROR_RESPONSES = {
 }
 
 
+def _operation(op) -> dict:
+    """One operation object: POST reads a JSON body, GET the query string."""
+    described = {
+        "operationId": op.operation_id,
+        "summary": op.summary,
+        "description": op.description,
+        "tags": [op.tag],
+        "parameters": [LANG_PARAMETER],
+        "responses": {
+            "200": {
+                "description": "The result, with explanations.",
+                "content": {"application/json": {"schema": op.response}},
+            },
+            "400": ERROR_RESPONSES["400"],
+            "405": ERROR_RESPONSES["405"],
+        },
+    }
+    if op.method == "GET":
+        described["parameters"] = [{"in": "query", "schema": op.request}, LANG_PARAMETER]
+    else:
+        described["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": op.request}},
+        }
+        described["responses"].update({"413": ERROR_RESPONSES["413"], "415": ERROR_RESPONSES["415"]})
+    return described
+
+
 def build_spec() -> dict:
     """The whole OpenAPI document as a dict."""
-    from .api.operations import OPERATIONS, make_blueprint
+    from .api.operations import load_operations
 
-    make_blueprint()  # imports every game's operations
     spec = APISpec(
         title="Board-game scoring API",
         version=__version__,
@@ -63,32 +93,13 @@ def build_spec() -> dict:
         info={"description": DESCRIPTION},
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
     )
+    operations = load_operations()
+    used = {op.tag for op in operations} | {"service"}
     for name, description in TAGS.items():
-        spec.tag({"name": name, "description": description})
-    for op in OPERATIONS:
-        spec.path(
-            path=API_PREFIX + op.path,
-            operations={
-                op.method.lower(): {
-                    "operationId": op.operation_id,
-                    "summary": op.summary,
-                    "description": op.description,
-                    "tags": [op.tag],
-                    "parameters": [LANG_PARAMETER],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": op.request}},
-                    },
-                    "responses": {
-                        "200": {
-                            "description": "The result, with explanations.",
-                            "content": {"application/json": {"schema": op.response}},
-                        },
-                        **ERROR_RESPONSES,
-                    },
-                }
-            },
-        )
+        if name in used:
+            spec.tag({"name": name, "description": description})
+    for op in operations:
+        spec.path(path=API_PREFIX + op.path, operations={op.method.lower(): _operation(op)})
     spec.path(
         path="/healthz",
         operations={

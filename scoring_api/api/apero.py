@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ApiError, json_path
+from ..errors import rule_error
 from ..games import apero
 from ..i18n import t
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
@@ -38,17 +38,14 @@ def _player(hand: apero.HandScore, lang: str) -> dict:
     }
 
 
-def _rule_error(error: apero.AperoError, lang: str) -> ApiError:
-    facts = dict(error.facts)
+def _display_facts(facts: dict, lang: str) -> dict:
+    """The colour's name in ``lang`` and the colour's values as text, for messages."""
+    shown = {}
     if "color" in facts:
-        facts["color_name"] = _label(facts["color"], lang)
+        shown["color_name"] = _label(facts["color"], lang)
     if "values" in facts:
-        facts["values"] = " ".join(str(v) for v in facts["values"])
-    message = t(f"apero.{error.code}", lang, **facts)
-    return ApiError(
-        400, error.code, f"apero.{error.code}",
-        details={json_path(error.where): [message]}, **facts,
-    )
+        shown["values"] = " ".join(str(v) for v in facts["values"])
+    return shown
 
 
 @operation(
@@ -72,7 +69,7 @@ def score(request: dict, lang: str) -> dict:
     try:
         game = apero.score_game(players, request["sets"])
     except apero.AperoError as error:
-        raise _rule_error(error, lang) from None
+        raise rule_error(error, "apero", lang, **_display_facts(error.facts, lang)) from None
     top = max(h.total for h in game.players)
     names = t("apero.list_separator", lang).join(game.winners)
     key = "apero.winners_one" if len(game.winners) == 1 else "apero.winners_tied"

@@ -2,17 +2,24 @@
 
 An :class:`Operation` names its path, its request and response schemas and a handler
 ``(loaded request, lang) -> plain data``; :func:`make_blueprint` turns every operation
-into a thin view (read JSON -> load with the schema -> handler -> dump with the schema).
+into a thin view (read the input -> load with the schema -> handler -> dump with the
+schema). POST operations read a JSON body; GET operations read the query string (``lang``
+aside), with the same schema, so a tool call can send the same fields as JSON.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import re
 from dataclasses import dataclass
 from typing import Callable
 
-from flask import Blueprint, jsonify
-from marshmallow import Schema
+from flask import Blueprint, jsonify, request
+from marshmallow import Schema, fields
 
+from ..errors import rule_error
+from ..games.errors import RuleError
 from .body import read_json, request_lang
 
 
@@ -42,22 +49,47 @@ def operation(**fields) -> Callable:
     return register
 
 
+def query_input(schema: Schema) -> dict:
+    """The query string as the schema's input: ``lang`` left out, integers converted."""
+    found = {}
+    for key, value in request.args.items(multi=False):
+        if key == "lang":
+            continue
+        field = schema.fields.get(key)
+        if isinstance(field, fields.Integer) and re.fullmatch(r"-?\d{1,18}", value):
+            value = int(value)
+        found[key] = value
+    return found
+
+
 def _view(op: Operation):
     request_schema, response_schema = op.request(), op.response()
+    read = query_input if op.method == "GET" else (lambda _schema: read_json())
 
     def view():
         lang = request_lang()
-        data = request_schema.load(read_json())
-        return jsonify(response_schema.dump(op.handler(data, lang)))
+        data = request_schema.load(read(request_schema))
+        try:
+            result = op.handler(data, lang)
+        except RuleError as error:
+            raise rule_error(error, op.tag, lang) from None
+        return jsonify(response_schema.dump(result))
 
     view.__name__ = op.operation_id
     view.__doc__ = op.summary
     return view
 
 
-def make_blueprint() -> Blueprint:
-    from . import apero  # noqa: F401  (registers its operations)
+def load_operations() -> list[Operation]:
+    """Import every module of this package, so that each game registers its operations."""
+    package = importlib.import_module(__package__)
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{__package__}.{module.name}")
+    return OPERATIONS
 
+
+def make_blueprint() -> Blueprint:
+    load_operations()
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
     for op in OPERATIONS:
         bp.add_url_rule(op.path, view_func=_view(op), methods=[op.method])

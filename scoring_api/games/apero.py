@@ -57,6 +57,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .errors import RuleError
+
 # -- The deck --------------------------------------------------------------------------
 
 #: Colour ids in the order the scorer reports them, with the values of one set.
@@ -96,18 +98,8 @@ def copies_in_deck(color: str, value: int, sets: int) -> int:
 # -- Errors ----------------------------------------------------------------------------
 
 
-class AperoError(ValueError):
-    """A request the rules do not allow.
-
-    ``where`` locates the input at fault, e.g. ``("players", 1, "cards", 0)``; ``facts``
-    are the numbers behind the message (card, count, limit).
-    """
-
-    def __init__(self, code: str, where: tuple, **facts):
-        super().__init__(code)
-        self.code = code
-        self.where = where
-        self.facts = facts
+class AperoError(RuleError):
+    """An Apero request the rules do not allow (unknown card, too many copies, ...)."""
 
 
 # -- The maximum of one colour ---------------------------------------------------------
