@@ -53,3 +53,13 @@ def translate_validation(message: str, lang: str) -> str:
         if match:
             return match.expand(template)
     return message
+
+
+def join_list(items, lang: str) -> str:
+    """``A、B、C`` in Japanese, ``A, B, C`` in English."""
+    return t("text.list_separator", lang).join(str(item) for item in items)
+
+
+def sentences(parts, lang: str) -> str:
+    """Sentences run together in Japanese and are spaced in English."""
+    return t("text.sentence_separator", lang).join(part for part in parts if part)

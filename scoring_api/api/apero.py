@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import rule_error
 from ..games import apero
-from ..i18n import t
+from ..i18n import join_list, t
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
 from .operations import operation
 
@@ -71,7 +71,7 @@ def score(request: dict, lang: str) -> dict:
     except apero.AperoError as error:
         raise rule_error(error, "apero", lang, **_display_facts(error.facts, lang)) from None
     top = max(h.total for h in game.players)
-    names = t("apero.list_separator", lang).join(game.winners)
+    names = join_list(game.winners, lang)
     key = "apero.winners_one" if len(game.winners) == 1 else "apero.winners_tied"
     return {
         "sets": game.sets,

@@ -17,3 +17,8 @@ class RuleError(ValueError):
         self.code = code
         self.where = where
         self.facts = facts
+
+    def within(self, *prefix) -> "RuleError":
+        """The same error located inside ``prefix`` (e.g. the hand of a whole game)."""
+        moved = type(self)(self.code, tuple(prefix) + tuple(self.where), **self.facts)
+        return moved

@@ -1,0 +1,41 @@
+"""A whole game: hands settled one after another until a team wins
+(rules/pedro.md, "Settlement" and "End of game")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RuleError
+from .cards import TEAMS
+from .rules import Rules
+from .scoring import Settlement, settle
+
+
+@dataclass(frozen=True)
+class GameLedger:
+    hands: tuple[Settlement, ...]
+    scores: dict[str, int]
+    winner: str | None
+    next_hand: str | None
+
+
+def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> GameLedger:
+    """Settle ``(bid team, bid, points)`` hands in order from 0-0; a hand after the game
+    is won is refused."""
+    scores = {team: 0 for team in TEAMS}
+    ledger: list[Settlement] = []
+    for index, (team, bid, points) in enumerate(hands):
+        if ledger and ledger[-1].game_over:
+            raise RuleError(
+                "hand_after_game_over", ("hands", index),
+                hand=index + 1, winner=ledger[-1].winner, after=index,
+            )
+        result = settle(team, bid, scores, points, rules)
+        ledger.append(result)
+        scores = result.scores_after
+    last = ledger[-1] if ledger else None
+    return GameLedger(
+        tuple(ledger), scores,
+        last.winner if last else None,
+        last.next_hand if last else "normal",
+    )

@@ -1,0 +1,37 @@
+"""The rules object: the seed's rules by default, other tables' rules as options
+(rules/pedro.md, "Rule options real tables use")."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..errors import RuleError
+
+TWO_SCORED_BY = ("dealt", "captured", "played")
+TIE_RULES = ("extra_hand", "bidder_wins", "higher_score")
+MAX_POINTS = 14  # points in one hand: A, J, 10, 2 (1 each) + Pedro and Low Pedro (5 each)
+
+
+@dataclass(frozen=True)
+class Rules:
+    target: int = 100
+    min_bid: int = 7
+    max_bid: int = 14
+    dealer_forced_bid: int = 7
+    two_scored_by: str = "dealt"
+    bidder_out_margin: int = 7
+    tie_rule: str = "extra_hand"
+
+    def check(self, where: tuple = ("rules",)) -> "Rules":
+        """Refuse options that contradict each other (each alone is bounded by the schema)."""
+        if self.min_bid > self.max_bid:
+            raise RuleError("min_above_max", where + ("min_bid",), min_bid=self.min_bid, max_bid=self.max_bid)
+        if not self.min_bid <= self.dealer_forced_bid <= self.max_bid:
+            raise RuleError(
+                "forced_bid_outside", where + ("dealer_forced_bid",),
+                bid=self.dealer_forced_bid, min_bid=self.min_bid, max_bid=self.max_bid,
+            )
+        return self
+
+    def as_dict(self) -> dict:
+        return asdict(self)

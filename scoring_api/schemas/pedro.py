@@ -1,0 +1,254 @@
+"""Pedro request and response shapes (``/api/v1/pedro/...``) and their limits."""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, post_load, validate
+
+from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_SYMBOLS, SUITS, TEAMS
+from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
+from .common import StrictSchema, integer
+
+MAX_TARGET = 1000
+MAX_SCORE = 100_000  # |score| bound for scores_before
+MAX_HANDS = 200  # hands per whole game
+MAX_HAND_CARDS = 14  # cards a player may hold before a trick (6, plus kept trumps)
+MAX_CAPTURED_PER_TEAM = 24
+
+SUIT_NAMES = list(SUITS) + [s.lower() for s in SUITS] + list(SUIT_SYMBOLS)
+
+
+def card_field(**kwargs) -> fields.String:
+    """A card as text; parsed (and refused with the card named) by the game rules."""
+    return fields.String(
+        metadata={
+            "description": "Rank A K Q J 10 9-2 then suit H D C S (or ♥ ♦ ♣ ♠), e.g. 10H, 5♦, as.",
+            "pattern": CARD_PATTERN,
+            "examples": ["5H"],
+        },
+        validate=validate.Length(2, 3),
+        **kwargs,
+    )
+
+
+def cards_field(max_items: int, **kwargs) -> fields.List:
+    return fields.List(card_field(), validate=validate.Length(0, max_items), **kwargs)
+
+
+def seat_field(**kwargs) -> fields.String:
+    return fields.String(validate=validate.OneOf(SEATS), **kwargs)
+
+
+def team_field(**kwargs) -> fields.String:
+    return fields.String(validate=validate.OneOf(TEAMS), **kwargs)
+
+
+def suit_field(**kwargs) -> fields.String:
+    return fields.String(validate=validate.OneOf(SUIT_NAMES), **kwargs)
+
+
+class RulesSchema(StrictSchema):
+    """Table rules; every field omitted takes the seed's rule."""
+
+    target = integer(load_default=100, validate=validate.Range(1, MAX_TARGET), metadata={"description": "Score that wins (100; 50 and 62 are common)."})
+    min_bid = integer(load_default=7, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Lowest bid (7; some tables 6)."})
+    max_bid = integer(load_default=14, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Highest bid (14 = every point)."})
+    dealer_forced_bid = integer(load_default=7, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Bid the dealer must make when the first three pass."})
+    two_scored_by = fields.String(
+        load_default="dealt", validate=validate.OneOf(TWO_SCORED_BY),
+        metadata={"description": "Who scores the 2 of trump: the team dealt it, the team capturing it, or the team of the player playing it."},
+    )
+    bidder_out_margin = integer(load_default=7, validate=validate.Range(0, MAX_TARGET), metadata={"description": "Bidder goes out when a hand starts with both teams this close to the target."})
+    tie_rule = fields.String(
+        load_default="extra_hand", validate=validate.OneOf(TIE_RULES),
+        metadata={"description": "Both teams reach the target in one hand: play an extra bidder-goes-out hand, the bidding team wins, or the higher score wins."},
+    )
+
+    @post_load
+    def to_rules(self, data, **_):
+        return Rules(**data)
+
+
+def rules_field() -> fields.Nested:
+    return fields.Nested(RulesSchema, load_default=lambda: Rules(), metadata={"description": "Table rules (defaults: the seed's rules)."})
+
+
+class RulesOutSchema(StrictSchema):
+    target = integer(required=True)
+    min_bid = integer(required=True)
+    max_bid = integer(required=True)
+    dealer_forced_bid = integer(required=True)
+    two_scored_by = fields.String(required=True)
+    bidder_out_margin = integer(required=True)
+    tie_rule = fields.String(required=True)
+
+
+class TeamNumbersSchema(StrictSchema):
+    NS = integer(required=True, validate=validate.Range(-MAX_SCORE, MAX_SCORE))
+    EW = integer(required=True, validate=validate.Range(-MAX_SCORE, MAX_SCORE))
+
+
+class TeamPointsSchema(StrictSchema):
+    NS = integer(required=True, validate=validate.Range(0, MAX_POINTS))
+    EW = integer(required=True, validate=validate.Range(0, MAX_POINTS))
+
+
+class CapturedSchema(StrictSchema):
+    NS = cards_field(MAX_CAPTURED_PER_TEAM, load_default=list)
+    EW = cards_field(MAX_CAPTURED_PER_TEAM, load_default=list)
+
+
+# -- Auction ---------------------------------------------------------------------------
+
+
+class CallField(fields.Field):
+    """A call: a bid amount (whole number) or ``"pass"``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and value.strip().lower() == "pass":
+            return "pass"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not value.is_integer()
+        ):
+            raise ValidationError('A call is a bid (a whole number) or "pass".')
+        if not 1 <= value <= MAX_POINTS:
+            raise ValidationError(f"Must be greater than or equal to 1 and less than or equal to {MAX_POINTS}.")
+        return int(value)
+
+
+CALL_JSON_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_POINTS}, {"type": "string", "enum": ["pass"]}]}
+
+
+class AuctionRequestSchema(StrictSchema):
+    dealer = seat_field(required=True, metadata={"description": "The dealer's seat; calls start at the dealer's left (clockwise N E S W)."})
+    calls = fields.List(
+        CallField(metadata=CALL_JSON_SCHEMA),
+        required=True,
+        validate=validate.Length(1, 4),
+        metadata={"description": "The four calls in order from the dealer's left: an amount or \"pass\"."},
+    )
+    rules = rules_field()
+
+
+class CallOutSchema(StrictSchema):
+    seat = fields.String(required=True)
+    call = fields.Raw(required=True, metadata=CALL_JSON_SCHEMA)
+
+
+class AuctionResponseSchema(StrictSchema):
+    seat = fields.String(required=True, metadata={"description": "High bidder's seat."})
+    team = fields.String(required=True)
+    amount = integer(required=True)
+    forced = fields.Boolean(required=True, metadata={"description": "True when the dealer had to bid after three passes."})
+    calls = fields.List(fields.Nested(CallOutSchema), required=True)
+    rules = fields.Nested(RulesOutSchema, required=True)
+    explanation = fields.String(required=True)
+
+
+# -- Trick -----------------------------------------------------------------------------
+
+
+class HandsSchema(StrictSchema):
+    N = cards_field(MAX_HAND_CARDS)
+    E = cards_field(MAX_HAND_CARDS)
+    S = cards_field(MAX_HAND_CARDS)
+    W = cards_field(MAX_HAND_CARDS)
+
+
+class TrickRequestSchema(StrictSchema):
+    trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S (or ♥ ♦ ♣ ♠)."})
+    leader = seat_field(required=True, metadata={"description": "Seat that led the trick."})
+    cards = fields.List(card_field(), required=True, validate=validate.Length(4, 4), metadata={"description": "The four cards in play order, from the leader clockwise."})
+    hands = fields.Nested(
+        HandsSchema,
+        metadata={"description": "Optional: each player's cards before this trick; then every card is checked against the follow rule."},
+    )
+    rules = rules_field()
+
+
+class PlaySchema(StrictSchema):
+    seat = fields.String(required=True)
+    card = fields.String(required=True)
+
+
+class TrickResponseSchema(StrictSchema):
+    winner = fields.String(required=True, metadata={"description": "Seat that wins the trick."})
+    team = fields.String(required=True)
+    point_cards = fields.List(fields.String(), required=True, metadata={"description": "Point cards in the trick (the 2 of trump is listed; who scores it depends on the rules)."})
+    points = integer(required=True, metadata={"description": "Points of the point cards in the trick."})
+    led_suit = fields.String(required=True)
+    trumped = fields.Boolean(required=True)
+    plays = fields.List(fields.Nested(PlaySchema), required=True)
+    explanation = fields.String(required=True)
+
+
+# -- Hand settlement and whole games ---------------------------------------------------
+
+
+class BidSchema(StrictSchema):
+    team = team_field(required=True)
+    amount = integer(required=True, validate=validate.Range(1, MAX_POINTS))
+
+
+class HandInputSchema(StrictSchema):
+    """One hand: the bid and either the points or the captured cards."""
+
+    bid = fields.Nested(BidSchema, required=True)
+    points = fields.Nested(TeamPointsSchema, metadata={"description": "Points each team took; or give trump and captured instead."})
+    trump = suit_field(metadata={"description": "Trump suit, with captured."})
+    captured = fields.Nested(CapturedSchema, metadata={"description": "Cards each team captured in tricks (at least its point cards)."})
+    two_dealt_to = team_field(allow_none=True, metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null: it never came into play)."})
+    two_played_by = team_field(allow_none=True, metadata={"description": "Rule 'played': team of the player who played the 2 of trump."})
+
+
+class HandRequestSchema(HandInputSchema):
+    scores_before = fields.Nested(TeamNumbersSchema, required=True, metadata={"description": "Scores when the hand starts."})
+    rules = rules_field()
+
+
+class PointCardSchema(StrictSchema):
+    card = fields.String(required=True)
+    points = integer(required=True)
+    name = fields.String(required=True, metadata={"description": "ace, jack, ten, pedro, low_pedro or two."})
+    reason = fields.String(required=True, metadata={"description": "captured, dealt or played."})
+
+
+class TeamPointCardsSchema(StrictSchema):
+    NS = fields.List(fields.Nested(PointCardSchema), required=True)
+    EW = fields.List(fields.Nested(PointCardSchema), required=True)
+
+
+class HandResultSchema(StrictSchema):
+    bid = fields.Nested(BidSchema, required=True)
+    points = fields.Nested(TeamNumbersSchema, required=True)
+    point_cards = fields.Nested(TeamPointCardsSchema, allow_none=True, required=True, metadata={"description": "The point cards behind the points (null when points were given)."})
+    bid_made = fields.Boolean(required=True)
+    deltas = fields.Nested(TeamNumbersSchema, required=True)
+    scores_before = fields.Nested(TeamNumbersSchema, required=True)
+    scores_after = fields.Nested(TeamNumbersSchema, required=True)
+    bidder_goes_out = fields.Boolean(required=True, metadata={"description": "The hand started with both teams within the margin of the target."})
+    game_over = fields.Boolean(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    decided_by = fields.String(required=True, allow_none=True, metadata={"description": "target, bidder_goes_out or tie_rule; null while the game goes on."})
+    next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
+    explanation = fields.String(required=True)
+
+
+class HandResponseSchema(HandResultSchema):
+    rules = fields.Nested(RulesOutSchema, required=True)
+
+
+class GameRequestSchema(StrictSchema):
+    rules = rules_field()
+    hands = fields.List(
+        fields.Nested(HandInputSchema), required=True, validate=validate.Length(0, MAX_HANDS),
+        metadata={"description": "Every hand so far, in order, starting from 0-0."},
+    )
+
+
+class GameResponseSchema(StrictSchema):
+    hands = fields.List(fields.Nested(HandResultSchema), required=True, metadata={"description": "The running ledger."})
+    scores = fields.Nested(TeamNumbersSchema, required=True)
+    winner = fields.String(required=True, allow_none=True)
+    next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
+    rules = fields.Nested(RulesOutSchema, required=True)
+    explanation = fields.String(required=True)

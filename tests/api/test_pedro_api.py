@@ -1,0 +1,217 @@
+"""/api/v1/pedro/*: the contract of shared/api.md, explanations and refusals."""
+
+import pytest
+
+A = "/api/v1/pedro"
+
+
+def post(client, path, body, lang=None):
+    response = client.post(A + path + (f"?lang={lang}" if lang else ""), json=body)
+    return response.status_code, response.get_json()
+
+
+DEFAULT_RULES = {
+    "target": 100, "min_bid": 7, "max_bid": 14, "dealer_forced_bid": 7,
+    "two_scored_by": "dealt", "bidder_out_margin": 7, "tie_rule": "extra_hand",
+}
+
+
+# -- /auction -----------------------------------------------------------------------------
+
+
+def test_auction(client):
+    status, body = post(client, "/auction", {"dealer": "W", "calls": [7, "pass", 9, "pass"]})
+    assert status == 200
+    assert {k: body[k] for k in ("seat", "team", "amount", "forced")} == {
+        "seat": "S", "team": "NS", "amount": 9, "forced": False,
+    }
+    assert body["rules"] == DEFAULT_RULES
+    assert body["explanation"] == (
+        "ディーラーは W。宣言: N 7、E パス、S 9、W パス。"
+        "最高入札は S（NS）の 9。S が切り札を決め、最初にリードします。"
+    )
+
+
+def test_auction_forced_dealer_in_english(client):
+    status, body = post(client, "/auction", {"dealer": "N", "calls": ["pass", "pass", "PASS", 7]}, "en")
+    assert status == 200 and (body["seat"], body["forced"]) == ("N", True)
+    assert body["explanation"].endswith("the dealer N (NS) must bid 7; N names trump and leads first.")
+
+
+@pytest.mark.parametrize(
+    "body, code, path",
+    [
+        ({"dealer": "W", "calls": [8, 7, "pass", "pass"]}, "bid_too_low", "calls[1]"),
+        ({"dealer": "W", "calls": ["pass", "pass", "pass", "pass"]}, "dealer_forced", "calls[3]"),
+        ({"dealer": "W", "calls": [7, "pass", "pass"]}, "call_count", "calls"),
+        ({"dealer": "W", "calls": [6, "pass", "pass", "pass"]}, "bid_out_of_range", "calls[0]"),
+        ({"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"min_bid": 9, "max_bid": 8}}, "min_above_max", "rules.min_bid"),
+        ({"dealer": "X", "calls": [7, "pass", "pass", "pass"]}, "invalid_input", "dealer"),
+        ({"dealer": "W", "calls": [7, "fold", "pass", "pass"]}, "invalid_input", "calls[1]"),
+        ({"dealer": "W", "calls": [7, 99, "pass", "pass"]}, "invalid_input", "calls[1]"),
+        ({"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"tie_rule": "coin"}}, "invalid_input", "rules.tie_rule"),
+    ],
+)
+def test_auction_refusals_say_where_and_why(client, body, code, path):
+    status, answer = post(client, "/auction", body)
+    assert status == 400
+    assert answer["error"]["code"] == code
+    assert path in answer["error"]["details"], answer
+
+
+# -- /trick -------------------------------------------------------------------------------
+
+
+def test_trick(client):
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["10H", "5♦", "AS", "2h"]})
+    assert status == 200
+    assert (body["winner"], body["team"], body["point_cards"], body["points"]) == ("N", "NS", ["10H", "5D", "2H"], 7)
+    assert body["plays"] == [
+        {"seat": "N", "card": "10H"}, {"seat": "E", "card": "5D"},
+        {"seat": "S", "card": "AS"}, {"seat": "W", "card": "2H"},
+    ]
+    assert "配られた" in body["explanation"]  # the 2's point goes to the team dealt it
+
+
+def test_trick_with_hands_checks_the_follow_rule(client):
+    hands = {"N": ["9C"], "E": ["2C", "KD"], "S": ["QS"], "W": ["7S"]}
+    status, body = post(client, "/trick", {"trump": "♥", "leader": "N", "cards": ["9C", "KD", "QS", "7S"], "hands": hands}, "en")
+    assert status == 400 and body["error"]["code"] == "must_follow"
+    assert body["error"]["details"] == {"cards[1]": [
+        "E may not play KD: 9C was led (trump H), and a player who can must play the led suit or a trump."
+    ]}
+
+
+@pytest.mark.parametrize(
+    "cards, code, path",
+    [(["10H", "1H", "AS", "2H"], "bad_card", "cards[1]"), (["10H", "10H", "AS", "2H"], "duplicate_card", "cards[1]")],
+)
+def test_trick_bad_cards_are_named(client, cards, code, path):
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": cards}, "en")
+    assert status == 400 and body["error"]["code"] == code and path in body["error"]["details"]
+    if code == "bad_card":
+        assert '"1H" is not a card' in body["error"]["message"]
+
+
+# -- /hand --------------------------------------------------------------------------------
+
+
+def test_hand_from_points(client):
+    status, body = post(client, "/hand", {
+        "bid": {"team": "NS", "amount": 9}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 9, "EW": 5},
+    })
+    assert status == 200
+    assert (body["bid_made"], body["deltas"], body["scores_after"]) == (True, {"NS": 9, "EW": 5}, {"NS": 9, "EW": 5})
+    assert (body["game_over"], body["winner"], body["bidder_goes_out"], body["point_cards"]) == (False, None, False, None)
+    assert body["explanation"] == (
+        "NS は 9 を入札して 9 点を取ったので成功、9 点を加えます。EW は取った 5 点を加えます。"
+        "得点: NS 0 → 9、EW 0 → 5。ゲームは続きます。"
+    )
+
+
+def test_hand_from_captured_cards(client):
+    status, body = post(client, "/hand", {
+        "bid": {"team": "NS", "amount": 12}, "scores_before": {"NS": 8, "EW": 30}, "trump": "S",
+        "captured": {"NS": ["AS", "JS", "3C"], "EW": ["5S", "5C", "2S", "10S"]}, "two_dealt_to": "NS",
+    }, "en")
+    assert status == 200
+    assert body["points"] == {"NS": 3, "EW": 11}
+    assert [p["card"] for p in body["point_cards"]["NS"]] == ["AS", "JS", "2S"]
+    assert body["point_cards"]["NS"][2] == {"card": "2S", "points": 1, "name": "two", "reason": "dealt"}
+    assert body["scores_after"] == {"NS": -4, "EW": 41}
+    assert body["explanation"].startswith("NS bid 12 but took only 3: set, so it loses 12.")
+
+
+def test_hand_bidder_goes_out_wins(client):
+    status, body = post(client, "/hand", {
+        "bid": {"team": "EW", "amount": 7}, "scores_before": {"NS": 98, "EW": 96}, "points": {"NS": 7, "EW": 7},
+    }, "en")
+    assert status == 200
+    assert (body["bidder_goes_out"], body["winner"], body["decided_by"], body["game_over"]) == (True, "EW", "bidder_goes_out", True)
+    assert "EW made its bid, so it goes out and wins at once." in body["explanation"]
+
+
+def test_hand_under_other_table_rules_echoes_them(client):
+    rules = {"target": 50, "two_scored_by": "played", "tie_rule": "higher_score"}
+    status, body = post(client, "/hand", {
+        "bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 44, "EW": 40}, "trump": "H",
+        "captured": {"NS": ["AH", "5H", "2H"], "EW": []}, "two_played_by": "EW", "rules": rules,
+    })
+    assert status == 200
+    assert body["points"] == {"NS": 6, "EW": 1}
+    assert body["rules"] == {**DEFAULT_RULES, **rules}
+    assert body["scores_after"] == {"NS": 44 - 7, "EW": 41}
+
+
+@pytest.mark.parametrize(
+    "extra, code, path",
+    [
+        ({"points": {"NS": 9, "EW": 6}}, "too_many_points", "points"),
+        ({}, "points_or_captured", "points"),
+        ({"points": {"NS": 7, "EW": 7}, "trump": "H", "captured": {"NS": []}}, "points_or_captured", "points"),
+        ({"trump": "H", "captured": {"NS": ["AH"], "EW": ["AH"]}}, "captured_twice", "captured.EW[0]"),
+        ({"trump": "H", "captured": {"NS": ["2H"]}}, "two_owner_missing", "two_dealt_to"),
+        ({"trump": "H", "captured": {"NS": ["AH"]}, "two_played_by": "NS"}, "two_field_for_rule", "two_played_by"),
+        ({"trump": "H", "captured": {"NS": ["ZH"]}}, "bad_card", "captured.NS[0]"),
+        ({"points": {"NS": 7, "EW": -1}}, "invalid_input", "points.EW"),
+    ],
+)
+def test_hand_refusals(client, extra, code, path):
+    body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, **extra}
+    status, answer = post(client, "/hand", body)
+    assert status == 400 and answer["error"]["code"] == code
+    assert path in answer["error"]["details"], answer
+
+
+def test_hand_unknown_team_and_finished_game(client):
+    status, answer = post(client, "/hand", {"bid": {"team": "NE", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    assert status == 400 and "bid.team" in answer["error"]["details"]
+    status, answer = post(client, "/hand", {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 100, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    assert status == 400 and answer["error"]["code"] == "game_already_over"
+    status, answer = post(client, "/hand", {"bid": {"team": "NS", "amount": 5}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    assert status == 400 and answer["error"]["code"] == "bid_outside_rules"
+
+
+# -- /game --------------------------------------------------------------------------------
+
+
+def hand(team, amount, ns, ew):
+    return {"bid": {"team": team, "amount": amount}, "points": {"NS": ns, "EW": ew}}
+
+
+def test_game_ledger_and_next_hand(client):
+    hands = [hand("NS", 7, 14, 0), hand("EW", 8, 2, 12), hand("NS", 10, 4, 10)]
+    status, body = post(client, "/game", {"hands": hands}, "en")
+    assert status == 200
+    assert [h["scores_after"] for h in body["hands"]] == [{"NS": 14, "EW": 0}, {"NS": 16, "EW": 12}, {"NS": 6, "EW": 22}]
+    assert [h["bid_made"] for h in body["hands"]] == [True, True, False]
+    assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 6, "EW": 22}, None, "normal")
+    assert body["explanation"] == "After 3 hand(s): NS 6, EW 22 (target 100). The game goes on."
+
+
+def test_game_reaching_bidder_goes_out_then_won(client):
+    rules = {"target": 50}
+    hands = [
+        hand("NS", 7, 14, 0), hand("EW", 7, 1, 13), hand("NS", 8, 13, 1), hand("EW", 7, 2, 12),
+        hand("NS", 7, 10, 4), hand("EW", 7, 4, 10), hand("EW", 7, 1, 7),
+    ]
+    status, body = post(client, "/game", {"rules": rules, "hands": hands})
+    assert status == 200
+    assert [h["scores_after"]["NS"] for h in body["hands"]] == [14, 15, 28, 30, 40, 44, 45]
+    assert body["scores"] == {"NS": 45, "EW": 47}
+    assert body["next_hand"] == "bidder_goes_out" and body["winner"] is None
+    status, body = post(client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7)]}, "en")
+    assert (body["winner"], body["next_hand"], body["hands"][-1]["decided_by"]) == ("EW", None, "bidder_goes_out")
+    status, answer = post(client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7), hand("NS", 7, 7, 7)]}, "en")
+    assert status == 400 and answer["error"]["code"] == "hand_after_game_over"
+    assert answer["error"]["details"] == {"hands[8]": ["The game ended after hand 8 with EW winning, so hand 9 cannot follow."]}
+
+
+def test_game_errors_point_into_the_hand(client):
+    status, answer = post(client, "/game", {"hands": [hand("NS", 7, 7, 7), {"bid": {"team": "NS", "amount": 7}, "trump": "H", "captured": {"NS": ["AH", "AH"]}}]})
+    assert status == 400 and list(answer["error"]["details"]) == ["hands[1].captured.NS[1]"]
+
+
+def test_game_with_no_hands_yet(client):
+    status, body = post(client, "/game", {"hands": []})
+    assert status == 200 and body["scores"] == {"NS": 0, "EW": 0} and body["next_hand"] == "normal"

@@ -1,0 +1,116 @@
+"""A Pedro table for tests: deals and plays whole hands with a seeded RNG.
+
+Follows rules/pedro.md step by step: deal 9 each, one auction round from the dealer's
+left, the high bidder names trump, everyone discards non-trumps, the dealer refills the
+others to 6 then takes all remaining trumps (and non-trumps up to 6), a player left with
+more than 6 trumps discards non-point trumps down to 6, then six tricks with random legal
+cards, led first by the high bidder. It uses the scorer's own ``may_play`` only to pick
+random legal cards; the tests judge every trick with their own reference.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from scoring_api.games.pedro.auction import PASS, run_auction
+from scoring_api.games.pedro.cards import SUITS, TEAM_OF, Card, full_deck, is_trump, next_seat, points_of
+from scoring_api.games.pedro.rules import Rules
+from scoring_api.games.pedro.tricks import may_play
+
+
+@dataclass
+class PlayedHand:
+    dealer: str
+    bidder: str
+    bid: int
+    trump: str
+    holdings: dict[str, list[Card]]  # each seat's six (or more) cards when play starts
+    tricks: list[tuple[str, list[Card]]]  # (leader, cards in play order)
+    two_holder: str | None  # seat holding the 2 of trump when play starts
+
+
+def _auction_calls(rng: random.Random, rules: Rules) -> list:
+    calls, high = [], None
+    for index in range(4):
+        if index == 3 and high is None:
+            calls.append(rules.dealer_forced_bid)
+            break
+        lowest = rules.min_bid if high is None else high + 1
+        if lowest <= rules.max_bid and rng.random() < 0.4:
+            high = rng.randint(lowest, min(rules.max_bid, lowest + 2))
+            calls.append(high)
+        else:
+            calls.append(PASS)
+    return calls
+
+
+def deal_and_play(rng: random.Random, dealer: str, rules: Rules) -> PlayedHand | None:
+    """One hand from shuffle to the sixth trick (None if the stock runs dry: redeal)."""
+    deck = full_deck()
+    rng.shuffle(deck)
+    order = [next_seat(dealer, i + 1) for i in range(4)]  # dealer last
+    hands = {seat: deck[i * 9:(i + 1) * 9] for i, seat in enumerate(order)}
+    stock = deck[36:]
+    auction = run_auction(dealer, _auction_calls(rng, rules), rules)
+    trump = rng.choice(SUITS)
+    for seat in order:
+        hands[seat] = [c for c in hands[seat] if is_trump(c, trump)]
+    for seat in order[:3]:
+        while len(hands[seat]) < 6:
+            if not stock:
+                return None
+            hands[seat].append(stock.pop())
+    hands[dealer] += [c for c in stock if is_trump(c, trump)]
+    stock = [c for c in stock if not is_trump(c, trump)]
+    while len(hands[dealer]) < 6:
+        if not stock:
+            return None
+        hands[dealer].append(stock.pop())
+    for seat in order:
+        while len(hands[seat]) > 6:
+            spare = [c for c in hands[seat] if not points_of(c, trump)]
+            hands[seat].remove(rng.choice(spare))
+    holdings = {seat: list(cards) for seat, cards in hands.items()}
+    two = Card("2", trump)
+    two_holder = next((seat for seat, cards in hands.items() if two in cards), None)
+    tricks, leader = [], auction.seat
+    for _ in range(6):
+        played = []
+        for i in range(4):
+            seat = next_seat(leader, i)
+            legal = [c for c in hands[seat] if may_play(c, hands[seat], played[0] if played else None, trump)]
+            card = rng.choice(legal)
+            played.append(card)
+        tricks.append((leader, played, {s: list(hands[s]) for s in hands}))
+        for i, card in enumerate(played):
+            hands[next_seat(leader, i)].remove(card)
+        leader = reference_winner(trump, leader, played)
+    return PlayedHand(dealer, auction.seat, auction.amount, trump, holdings, tricks, two_holder)
+
+
+TRUMP_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "low", "4", "3", "2"]
+PLAIN_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
+
+
+def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
+    """The rulebook's words, written out again: the highest trump (A K Q J 10 9 8 7 6 5
+    Low-Pedro 4 3 2) wins, else the highest card of the led suit."""
+    def trump_rank(card):
+        if card.rank == "5" and card.suit == SAME_COLOUR[trump]:
+            return TRUMP_ORDER.index("low")
+        if card.suit == trump:
+            return TRUMP_ORDER.index(card.rank)
+        return None
+
+    seats = [next_seat(leader, i) for i in range(4)]
+    trumps = [(trump_rank(c), s) for c, s in zip(played, seats) if trump_rank(c) is not None]
+    if trumps:
+        return min(trumps)[1]
+    led = played[0].suit
+    return min((PLAIN_ORDER.index(c.rank), s) for c, s in zip(played, seats) if c.suit == led)[1]
+
+
+def team(seat: str) -> str:
+    return TEAM_OF[seat]

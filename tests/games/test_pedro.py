@@ -1,0 +1,320 @@
+"""Pedro rules (rules/pedro.md): cards, auction, tricks, points, settlement, whole games."""
+
+import pytest
+
+from scoring_api.games.errors import RuleError
+from scoring_api.games.pedro.auction import run_auction
+from scoring_api.games.pedro.cards import Card, is_trump, low_pedro, parse_card, strength
+from scoring_api.games.pedro.game import play_game
+from scoring_api.games.pedro.rules import Rules
+from scoring_api.games.pedro.scoring import check_game_running, hand_points, settle
+from scoring_api.games.pedro.tricks import play_trick
+
+DEFAULT = Rules()
+
+
+def cards(*texts):
+    return [parse_card(text) for text in texts]
+
+
+# -- Cards ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, card",
+    [("10H", Card("10", "H")), ("5♦", Card("5", "D")), ("AS", Card("A", "S")), ("as", Card("A", "S")),
+     ("qc", Card("Q", "C")), ("2♠", Card("2", "S")), (" 10h ", Card("10", "H"))],
+)
+def test_cards_are_read_in_every_spelling(text, card):
+    assert parse_card(text) == card
+
+
+@pytest.mark.parametrize("text", ["1H", "11S", "10", "H", "XS", "AH1", "", "5★"])
+def test_anything_else_is_refused_naming_the_card(text):
+    with pytest.raises(RuleError) as caught:
+        parse_card(text, ("cards", 2))
+    assert caught.value.code == "bad_card"
+    assert caught.value.facts == {"card": text} and caught.value.where == ("cards", 2)
+
+
+@pytest.mark.parametrize("trump, low", [("H", "5D"), ("D", "5H"), ("S", "5C"), ("C", "5S")])
+def test_low_pedro_is_the_other_five_of_the_same_colour(trump, low):
+    assert low_pedro(trump) == parse_card(low)
+    assert is_trump(parse_card(low), trump)
+
+
+def test_trump_order_puts_low_pedro_between_pedro_and_four():
+    order = cards("AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "5D", "4H", "3H", "2H")
+    strengths = [strength(card, "H") for card in order]
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == 14
+    assert not is_trump(parse_card("5C"), "H")  # the 5 of the other colour is a plain card
+
+
+# -- Auction -------------------------------------------------------------------------------
+
+
+def test_auction_high_bidder_from_the_dealers_left():
+    result = run_auction("W", [7, "pass", 9, "pass"], DEFAULT)
+    assert [c.seat for c in result.calls] == ["N", "E", "S", "W"]
+    assert (result.seat, result.team, result.amount, result.forced) == ("S", "NS", 9, False)
+
+
+def test_dealer_is_forced_after_three_passes():
+    result = run_auction("N", ["pass", "pass", "pass", 7], DEFAULT)
+    assert (result.seat, result.team, result.amount, result.forced) == ("N", "NS", 7, True)
+    six = Rules(min_bid=6, dealer_forced_bid=6)
+    assert run_auction("E", ["pass", "pass", "pass", 6], six).amount == 6
+
+
+@pytest.mark.parametrize(
+    "calls, code, index",
+    [
+        (["pass", "pass", "pass", "pass"], "dealer_forced", 3),
+        (["pass", "pass", "pass", 8], "dealer_forced", 3),
+        ([8, 8, "pass", "pass"], "bid_too_low", 1),
+        ([9, "pass", 7, "pass"], "bid_too_low", 2),
+        ([6, "pass", "pass", "pass"], "bid_out_of_range", 0),
+        ([7, 15, "pass", "pass"], "bid_out_of_range", 1),
+        ([14, "pass", "pass", 14], "bid_too_low", 3),
+    ],
+)
+def test_illegal_calls_say_why(calls, code, index):
+    with pytest.raises(RuleError) as caught:
+        run_auction("S", calls, DEFAULT)
+    assert caught.value.code == code and caught.value.where == ("calls", index)
+
+
+@pytest.mark.parametrize("calls", [[7, "pass", "pass"], [7, "pass", "pass", "pass", "pass"]])
+def test_too_few_or_too_many_calls(calls):
+    with pytest.raises(RuleError) as caught:
+        run_auction("S", calls, DEFAULT)
+    assert caught.value.code == "call_count"
+
+
+# -- Tricks --------------------------------------------------------------------------------
+
+
+def test_highest_trump_wins_and_low_pedro_is_a_trump():
+    result = play_trick("H", "N", cards("AS", "5D", "KS", "3S"))
+    assert (result.winner, result.team, result.led_suit, result.trumped) == ("E", "EW", "S", True)
+    assert result.point_cards("H") == [Card("5", "D")]
+
+
+def test_low_pedro_beats_the_four_but_not_the_pedro():
+    assert play_trick("H", "N", cards("4H", "5D", "2H", "3H")).winner == "E"
+    assert play_trick("H", "N", cards("4H", "5D", "5H", "3H")).winner == "S"
+
+
+def test_without_trump_the_highest_of_the_led_suit_wins():
+    result = play_trick("H", "S", cards("9C", "AD", "KC", "QC"))
+    assert (result.winner, result.trumped) == ("N", False)  # S, W, N, E: KC is N's
+
+
+def test_low_pedro_led_means_trump_was_led():
+    result = play_trick("S", "E", cards("5C", "4S", "AC", "3S"))
+    assert (result.led_suit, result.winner) == ("S", "E")
+
+
+def test_follow_rule_with_hands():
+    hands = {"N": cards("9C", "AH"), "E": cards("2C", "KD"), "S": cards("5D", "QS"), "W": cards("7S", "8D")}
+    # hearts trump, clubs led: E holds a club and must follow or trump; KD is neither
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("9C", "KD", "QS", "7S"), hands)
+    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    # S holds no club: anything goes; 5D is the Low Pedro (a trump) and wins
+    result = play_trick("H", "N", cards("9C", "2C", "5D", "7S"), hands)
+    assert result.winner == "S"
+
+
+def test_trump_led_must_be_followed_with_trump_and_low_pedro_counts():
+    hands = {"N": cards("AH"), "E": cards("5D", "KC")}
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("AH", "KC", "2S", "3S"), hands)
+    assert caught.value.code == "must_follow"
+    # diamonds led, hearts trump: E's only diamond is the Low Pedro, a trump, so E holds
+    # no diamond and may discard a club
+    hands = {"N": cards("KD"), "E": cards("5D", "KC")}
+    result = play_trick("H", "N", cards("KD", "KC", "2S", "3S"), hands)
+    assert (result.winner, result.trumped) == ("N", False)
+
+
+def test_cards_not_in_hand_and_duplicates():
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("9C", "2C", "9C", "7S"))
+    assert (caught.value.code, caught.value.where) == ("duplicate_card", ("cards", 2))
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("9C", "2C", "5D", "7S"), {"E": cards("3C")})
+    assert (caught.value.code, caught.value.facts["seat"]) == ("card_not_in_hand", "E")
+
+
+# -- Hand points ---------------------------------------------------------------------------
+
+
+def test_points_by_capture_and_the_two_by_deal():
+    captured = {"NS": cards("AS", "JS", "3C", "2S"), "EW": cards("5S", "5C", "10S")}
+    result = hand_points("S", captured, DEFAULT, two_team="EW")
+    assert result.points == {"NS": 2, "EW": 12}
+    assert [(str(p.card), p.name, p.reason) for p in result.cards["EW"]] == [
+        ("5C", "low_pedro", "captured"), ("5S", "pedro", "captured"),
+        ("10S", "ten", "captured"), ("2S", "two", "dealt"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule, two_team, expected",
+    [("dealt", "EW", {"NS": 1, "EW": 1}), ("captured", None, {"NS": 2, "EW": 0}), ("played", "EW", {"NS": 1, "EW": 1})],
+)
+def test_the_two_goes_where_the_option_says(rule, two_team, expected):
+    captured = {"NS": cards("2H", "AH"), "EW": []}
+    assert hand_points("H", captured, Rules(two_scored_by=rule), two_team).points == expected
+
+
+def test_all_fourteen_points_and_cards_not_in_play():
+    everything = cards("AD", "JD", "10D", "5D", "5H", "2D")
+    assert hand_points("D", {"NS": everything, "EW": []}, DEFAULT, "NS").points == {"NS": 14, "EW": 0}
+    assert hand_points("D", {"NS": cards("AD"), "EW": cards("JD")}, DEFAULT, None).points == {"NS": 1, "EW": 1}
+
+
+def test_a_card_captured_twice_or_by_both_teams_is_refused():
+    with pytest.raises(RuleError) as caught:
+        hand_points("H", {"NS": cards("AH"), "EW": cards("AH")}, DEFAULT, None)
+    assert (caught.value.code, caught.value.where) == ("captured_twice", ("captured", "EW", 0))
+    with pytest.raises(RuleError):
+        hand_points("H", {"NS": cards("AH", "AH"), "EW": []}, DEFAULT, None)
+
+
+def test_two_in_play_needs_its_owner_under_dealt():
+    with pytest.raises(RuleError) as caught:
+        hand_points("H", {"NS": cards("2H"), "EW": []}, DEFAULT, None)
+    assert caught.value.code == "two_owner_missing"
+
+
+# -- Settlement (rules/pedro.md, "Worked settlement checks", verbatim) ---------------------
+
+
+@pytest.mark.parametrize(
+    "team, bid, points, before, after",
+    [
+        ("NS", 7, {"NS": 9, "EW": 5}, {"NS": 15, "EW": 20}, {"NS": 24, "EW": 25}),
+        ("EW", 7, {"EW": 7, "NS": 7}, {"NS": 30, "EW": 40}, {"NS": 37, "EW": 47}),
+        ("EW", 10, {"EW": 6, "NS": 8}, {"NS": 15, "EW": 20}, {"NS": 23, "EW": 10}),
+        ("NS", 12, {"NS": 5, "EW": 9}, {"NS": 8, "EW": 30}, {"NS": -4, "EW": 39}),
+    ],
+)
+def test_worked_settlement_checks(team, bid, points, before, after):
+    result = settle(team, bid, before, points, DEFAULT)
+    assert result.scores_after == after
+    assert result.bid_made == (points[team] >= bid)
+    assert not result.game_over and result.next_hand == "normal"
+
+
+def test_reaching_the_target_wins():
+    result = settle("NS", 7, {"NS": 90, "EW": 50}, {"NS": 10, "EW": 4}, DEFAULT)
+    assert (result.game_over, result.winner, result.decided_by) == (True, "NS", "target")
+    assert settle("NS", 7, {"NS": 45, "EW": 0}, {"NS": 5, "EW": 0}, Rules(target=50)).winner is None
+    assert settle("NS", 7, {"NS": 45, "EW": 0}, {"NS": 7, "EW": 0}, Rules(target=50)).winner == "NS"
+
+
+def test_bidder_goes_out_wins_at_once_even_when_both_pass_the_target():
+    result = settle("EW", 7, {"NS": 98, "EW": 96}, {"NS": 7, "EW": 7}, DEFAULT)
+    assert result.bidder_goes_out and result.scores_after == {"NS": 105, "EW": 103}
+    assert (result.winner, result.decided_by) == ("EW", "bidder_goes_out")
+
+
+def test_bidder_goes_out_with_a_wide_margin_wins_below_the_target():
+    rules = Rules(bidder_out_margin=20)
+    result = settle("NS", 7, {"NS": 81, "EW": 85}, {"NS": 8, "EW": 6}, rules)
+    assert result.bidder_goes_out and result.scores_after == {"NS": 89, "EW": 91}
+    assert (result.winner, result.decided_by) == ("NS", "bidder_goes_out")
+
+
+def test_failed_bidder_goes_out_is_scored_normally():
+    result = settle("NS", 9, {"NS": 95, "EW": 94}, {"NS": 6, "EW": 8}, DEFAULT)
+    assert result.bidder_goes_out and not result.bid_made
+    assert result.scores_after == {"NS": 86, "EW": 102}
+    assert (result.winner, result.decided_by) == ("EW", "target")
+    quiet = settle("NS", 9, {"NS": 95, "EW": 94}, {"NS": 8, "EW": 1}, DEFAULT)
+    assert quiet.winner is None and quiet.scores_after == {"NS": 86, "EW": 95}
+    assert quiet.next_hand == "normal"
+
+
+@pytest.mark.parametrize(
+    "tie_rule, winner, decided_by, next_hand",
+    [("extra_hand", None, None, "extra_hand"), ("bidder_wins", "EW", "tie_rule", None), ("higher_score", "NS", "tie_rule", None)],
+)
+def test_both_teams_reach_the_target_in_one_hand(tie_rule, winner, decided_by, next_hand):
+    result = settle("EW", 7, {"NS": 95, "EW": 92}, {"NS": 6, "EW": 8}, Rules(tie_rule=tie_rule))
+    assert not result.bidder_goes_out  # EW started below 93
+    assert result.scores_after == {"NS": 101, "EW": 100}
+    assert (result.winner, result.decided_by, result.next_hand) == (winner, decided_by, next_hand)
+
+
+def test_higher_score_rule_with_equal_scores_plays_an_extra_hand():
+    result = settle("NS", 7, {"NS": 92, "EW": 94}, {"NS": 8, "EW": 6}, Rules(tie_rule="higher_score"))
+    assert result.scores_after == {"NS": 100, "EW": 100}
+    assert (result.winner, result.next_hand) == (None, "extra_hand")
+
+
+def test_the_extra_hand_is_bidder_goes_out():
+    result = settle("NS", 7, {"NS": 101, "EW": 100}, {"NS": 7, "EW": 7}, DEFAULT)
+    assert result.bidder_goes_out and result.winner == "NS"
+    failed = settle("NS", 8, {"NS": 101, "EW": 100}, {"NS": 7, "EW": 7}, DEFAULT)
+    assert failed.scores_after == {"NS": 93, "EW": 107} and failed.winner == "EW"
+
+
+def test_a_finished_game_takes_no_hand():
+    with pytest.raises(RuleError) as caught:
+        check_game_running({"NS": 100, "EW": 20}, DEFAULT, ("scores_before",))
+    assert caught.value.code == "game_already_over"
+    check_game_running({"NS": 101, "EW": 100}, DEFAULT, ("scores_before",))  # extra hand pending
+    with pytest.raises(RuleError):
+        check_game_running({"NS": 101, "EW": 100}, Rules(tie_rule="bidder_wins"), ())
+
+
+# -- Whole games ---------------------------------------------------------------------------
+
+
+def test_a_game_to_100_crossing_into_bidder_goes_out():
+    hands = [
+        ("NS", 7, {"NS": 14, "EW": 0}),   # 14 0
+        ("EW", 8, {"NS": 2, "EW": 12}),   # 16 12
+        ("NS", 10, {"NS": 4, "EW": 10}),  # 6 22  (NS set, loses 10)
+        ("EW", 9, {"NS": 3, "EW": 11}),   # 9 33
+        ("NS", 7, {"NS": 13, "EW": 1}),   # 22 34
+        ("NS", 7, {"NS": 12, "EW": 2}),   # 34 36
+        ("EW", 7, {"NS": 5, "EW": 9}),    # 39 45
+        ("NS", 8, {"NS": 13, "EW": 1}),   # 52 46
+        ("EW", 8, {"NS": 2, "EW": 12}),   # 54 58
+        ("NS", 7, {"NS": 11, "EW": 3}),   # 65 61
+        ("EW", 7, {"NS": 4, "EW": 10}),   # 69 71
+        ("NS", 9, {"NS": 12, "EW": 2}),   # 81 73
+        ("EW", 7, {"NS": 3, "EW": 11}),   # 84 84
+        ("NS", 7, {"NS": 9, "EW": 5}),    # 93 89
+        ("EW", 7, {"NS": 4, "EW": 10}),   # 97 99 -> both within 7: bidder goes out next
+        ("NS", 8, {"NS": 9, "EW": 5}),    # NS makes its bid: wins at once (106 104)
+    ]
+    ledger = play_game(hands, DEFAULT)
+    assert [tuple(h.scores_after.values()) for h in ledger.hands][:4] == [(14, 0), (16, 12), (6, 22), (9, 33)]
+    assert ledger.hands[-2].scores_after == {"NS": 97, "EW": 99}
+    assert ledger.hands[-2].next_hand == "bidder_goes_out"
+    last = ledger.hands[-1]
+    assert last.bidder_goes_out and last.scores_after == {"NS": 106, "EW": 104}
+    assert (ledger.winner, last.decided_by, ledger.next_hand) == ("NS", "bidder_goes_out", None)
+    with pytest.raises(RuleError) as caught:
+        play_game(hands + [("EW", 7, {"NS": 7, "EW": 7})], DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("hand_after_game_over", ("hands", 16))
+
+
+def test_a_game_with_negative_scores():
+    ledger = play_game([("NS", 12, {"NS": 5, "EW": 9}), ("NS", 10, {"NS": 4, "EW": 10})], DEFAULT)
+    assert ledger.scores == {"NS": -22, "EW": 19}
+    assert ledger.winner is None and ledger.next_hand == "normal"
+
+
+def test_rules_that_contradict_each_other():
+    with pytest.raises(RuleError) as caught:
+        Rules(min_bid=9, max_bid=8).check()
+    assert caught.value.code == "min_above_max"
+    with pytest.raises(RuleError) as caught:
+        Rules(min_bid=7, dealer_forced_bid=6).check()
+    assert caught.value.code == "forced_bid_outside"
