@@ -32,6 +32,21 @@ def integer(**kwargs) -> fields.Integer:
     return JsonInteger(strict=True, **kwargs)
 
 
+class JsonBoolean(fields.Boolean):
+    """A JSON boolean only: ``true``/``false``; ``1``, ``"true"`` and the like are refused
+    (marshmallow's Boolean would accept them, which the spec's ``boolean`` does not)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def boolean(**kwargs) -> fields.Boolean:
+    """A boolean field with JSON's rules (see :class:`JsonBoolean`)."""
+    return JsonBoolean(**kwargs)
+
+
 def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
     """A bounded string (player names and the like)."""
     return fields.String(validate=validate.Length(min_length, max_length), **kwargs)

@@ -1,0 +1,357 @@
+"""Fairy & Black Box (フェアリー＆ブラックボックス): final scores, setup, end and next turn.
+
+Rules: ``shared/rules/fairy-black-box.md`` (seed 001, the Japanese rulebook). Sections
+cited below by their heading there: *Mood*, *Turn*, *Deck refresh and end*, *Final
+scoring*.
+
+The treasure card list (names, points, effects) is not in our sources, so there is no
+card catalogue here: the caller states each treasure's name and points.  The only card
+this module knows by name is 〈きらきら〉, because the tie-break names it.
+
+Decisions where the rules are silent (each repeated in the function that applies it):
+
+* Everyone eliminated (possible if one star card knocks out several fairies at once):
+  nobody scores, there is no winner and ``decided_by`` is ``None``.
+* A single survivor wins with whatever they hold (their score is the top score, so the
+  win is ``decided_by == "score"``, even at 0 or below).
+* A player still in the game cannot have mood 0 (*Mood*: at 0 the player is eliminated);
+  an eliminated player's mood is not checked, because a treasure's effect may also chase a
+  fairy out (the rulebook's overview) and an eliminated player's mood never matters.
+* Ranks below first apply the winner's tie-breaks (score, then 〈きらきら〉, then mood);
+  the rules only decide the winner.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from .errors import RuleError
+
+# -- Components and player counts (rules: header; Deck refresh and end) ------------------
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+STAR_CARDS = 12
+TREASURE_CARDS = 15
+SET_ASIDE_STAR_CARDS = 2
+
+#: The one treasure the rules name (*Final scoring*), as printed.
+KIRAKIRA = "きらきら"
+#: Its accepted spellings after :func:`_fold` (NFKC, case-folded, brackets removed).
+KIRAKIRA_SPELLINGS = frozenset({"きらきら", "キラキラ", "kirakira"})
+_BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
+
+
+def _fold(name: str) -> str:
+    """A treasure name reduced for comparison: NFKC (half-width ｷﾗｷﾗ, full-width letters
+    and ＜＞ become ordinary), case-folded, spaces trimmed, one pair of brackets removed."""
+    folded = unicodedata.normalize("NFKC", name).casefold().strip()
+    for opening, closing in _BRACKETS:
+        if len(folded) >= 2 and folded[0] == opening and folded[-1] == closing:
+            return folded[1:-1].strip()
+    return folded
+
+
+def is_kirakira(treasure_name: str) -> bool:
+    """Is this treasure 〈きらきら〉? Accepts きらきら, キラキラ and kirakira (any case),
+    with or without brackets such as 〈〉 (*Final scoring*, the tie-break card)."""
+    return _fold(treasure_name) in KIRAKIRA_SPELLINGS
+
+
+# -- Setup (rules: Mood; Deck refresh and end) -------------------------------------------
+
+
+def check_player_count(players: int) -> None:
+    """The game is for 2-5 players (rules header)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(
+            "player_count", ("players",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS
+        )
+
+
+def starting_mood(players: int) -> int:
+    """Every player's mood at the start: 4, or 3 with 4 or 5 players (*Mood*, Start)."""
+    check_player_count(players)
+    return 3 if players >= 4 else 4
+
+
+def star_runouts_to_end(players: int) -> int:
+    """How many times the star deck runs out before the game ends after that turn: the
+    second time with 3-5 players, the first time with 2 (*Deck refresh and end*)."""
+    check_player_count(players)
+    return 1 if players == 2 else 2
+
+
+@dataclass(frozen=True)
+class Setup:
+    players: int
+    starting_mood: int
+    star_runouts_to_end: int
+    first_turn_names_opponent: bool  # *Turn* step 4: in a 2-player game, the start turn
+
+
+def setup(players: int) -> Setup:
+    """What a game of ``players`` starts with (*Mood*; *Turn* step 4; *Deck refresh*)."""
+    return Setup(
+        players=players,
+        starting_mood=starting_mood(players),
+        star_runouts_to_end=star_runouts_to_end(players),
+        first_turn_names_opponent=players == 2,
+    )
+
+
+# -- Final scoring (rules: Final scoring; Mood) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Treasure:
+    name: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    mood: int
+    eliminated: bool
+    treasures: tuple[Treasure, ...] = ()
+
+
+def check_players(players: list[Player]) -> None:
+    """Refuse a table the rules cannot produce; the error points at the first culprit.
+
+    * names tell players apart, so each is used once;
+    * a player still in has mood 1 or more (*Mood*: at 0 the player is eliminated);
+    * an eliminated player holds no treasure (*Mood*: they discard all of them);
+    * the hands hold at most the 15 treasure cards of the box, together;
+    * 〈きらきら〉 is one card: one holder, one copy (*Final scoring*).
+    """
+    check_player_count(len(players))
+    seen: set[str] = set()
+    for p, player in enumerate(players):
+        if player.name in seen:
+            raise RuleError("duplicate_name", ("players", p, "name"), name=player.name)
+        seen.add(player.name)
+    for p, player in enumerate(players):
+        if player.eliminated and player.treasures:
+            raise RuleError(
+                "eliminated_with_treasures", ("players", p, "treasures"),
+                name=player.name, count=len(player.treasures),
+            )
+        if not player.eliminated and player.mood == 0:
+            raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=player.name)
+    held = 0
+    for p, player in enumerate(players):
+        held += len(player.treasures)
+        if held > TREASURE_CARDS:
+            total = sum(len(q.treasures) for q in players)
+            raise RuleError(
+                "too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS
+            )
+    holder: tuple[int, int] | None = None
+    for p, player in enumerate(players):
+        for c, treasure in enumerate(player.treasures):
+            if not is_kirakira(treasure.name):
+                continue
+            if holder is None:
+                holder = (p, c)
+            elif holder[0] == p:
+                raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=player.name)
+            else:
+                raise RuleError(
+                    "two_kirakira", ("players", p, "treasures", c),
+                    first=players[holder[0]].name, second=player.name,
+                )
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    name: str
+    eliminated: bool
+    mood: int
+    treasures: tuple[Treasure, ...]
+    score: int | None  # None: eliminated players do not score
+    has_kirakira: bool
+    rank: int | None = None
+
+
+def score_player(player: Player) -> PlayerScore:
+    """A player's score: the sum of the points of the treasures in hand, or ``None`` when
+    eliminated (*Final scoring*: only players who were not eliminated score)."""
+    return PlayerScore(
+        name=player.name,
+        eliminated=player.eliminated,
+        mood=player.mood,
+        treasures=player.treasures,
+        score=None if player.eliminated else sum(t.points for t in player.treasures),
+        has_kirakira=any(is_kirakira(t.name) for t in player.treasures),
+    )
+
+
+@dataclass(frozen=True)
+class GameScore:
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    decided_by: str | None  # "score" | "kirakira" | "mood" | "shared" | None (no survivor)
+    top_score: int | None
+    tied: tuple[str, ...]  # the players at the top score, in request order
+    top_mood: int | None  # the highest mood among them (used when mood decides or is tied)
+
+
+def _order_key(player: PlayerScore) -> tuple[int, bool, int]:
+    """Better first: higher score, then holding 〈きらきら〉, then higher mood."""
+    return (-player.score, not player.has_kirakira, -player.mood)
+
+
+def decide_winners(scores: list[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
+    """The winners and the step that decided them (*Final scoring*).
+
+    1. Highest score wins (``"score"``; a single survivor always wins this way).
+    2. Tied: the tied player holding 〈きらきら〉 wins (``"kirakira"``).
+    3. Otherwise the tied player with the highest mood wins (``"mood"``).
+    4. Still tied: they share the win (``"shared"``).
+
+    Decision: with nobody left to score, there is no winner: ``((), None)``.
+    """
+    scoring = [s for s in scores if s.score is not None]
+    if not scoring:
+        return (), None
+    top = max(s.score for s in scoring)
+    tied = [s for s in scoring if s.score == top]
+    if len(tied) == 1:
+        return (tied[0].name,), "score"
+    holders = [s for s in tied if s.has_kirakira]
+    if holders:
+        return (holders[0].name,), "kirakira"
+    mood = max(s.mood for s in tied)
+    happiest = tuple(s.name for s in tied if s.mood == mood)
+    return happiest, "mood" if len(happiest) == 1 else "shared"
+
+
+def rank(scores: list[PlayerScore]) -> list[PlayerScore]:
+    """Scores with ranks: 1 + the number of scoring players strictly ahead by
+    :func:`_order_key`; eliminated players have no rank. Rank 1 is exactly the winners."""
+    scoring = [s for s in scores if s.score is not None]
+    ranked = []
+    for s in scores:
+        if s.score is None:
+            ranked.append(s)
+            continue
+        ahead = sum(1 for o in scoring if _order_key(o) < _order_key(s))
+        ranked.append(PlayerScore(**{**s.__dict__, "rank": 1 + ahead}))
+    return ranked
+
+
+def score_game(players: list[Player]) -> GameScore:
+    """Final scoring of a finished game (*Final scoring*), after :func:`check_players`."""
+    check_players(players)
+    scores = rank([score_player(p) for p in players])
+    winners, decided_by = decide_winners(scores)
+    scoring = [s for s in scores if s.score is not None]
+    top = max((s.score for s in scoring), default=None)
+    tied = tuple(s.name for s in scoring if s.score == top)
+    top_mood = max((s.mood for s in scoring if s.score == top), default=None)
+    return GameScore(tuple(scores), winners, decided_by, top, tied, top_mood)
+
+
+# -- End of the game (rules: Deck refresh and end) ---------------------------------------
+
+#: The end conditions, in the rulebook's order (ゲームの終了 ①②③).
+END_CONDITIONS = ("star_deck", "treasure_deck", "players_left")
+
+
+@dataclass(frozen=True)
+class EndCheck:
+    players: int
+    star_deck_runouts: int
+    star_runouts_to_end: int
+    treasure_deck_empty: bool
+    treasure_discard_empty: bool
+    players_left: int
+    reasons: tuple[str, ...]  # the END_CONDITIONS met, in order
+
+    @property
+    def last_turn(self) -> bool:
+        return bool(self.reasons)
+
+
+def end_check(
+    players: int,
+    star_deck_runouts: int,
+    treasure_deck_empty: bool,
+    treasure_discard_empty: bool,
+    players_left: int,
+) -> EndCheck:
+    """Is the current turn the last one, and why (*Deck refresh and end*)?
+
+    ``players`` is the count at the start (it fixes the star-deck rule even after
+    eliminations); ``star_deck_runouts`` counts the times the star deck has run out so far,
+    this turn included.  The game ends after this turn when
+
+    1. ``star_deck``: the star deck has run out for the second time (3-5 players) or the
+       first time (2 players);
+    2. ``treasure_deck``: the treasure deck is empty and so is its discard;
+    3. ``players_left``: one player is left (decision: none left ends it too).
+
+    Counts the rules cannot reach are refused: more players left than started, or a star
+    deck that ran out again after the game should have ended.
+    """
+    limit = star_runouts_to_end(players)
+    if players_left > players:
+        raise RuleError("players_left_above_count", ("players_left",), left=players_left, players=players)
+    if star_deck_runouts > limit:
+        raise RuleError(
+            "star_deck_past_end", ("star_deck_runouts",), runouts=star_deck_runouts,
+            limit=limit, players=players,
+        )
+    met = {
+        "star_deck": star_deck_runouts == limit,
+        "treasure_deck": treasure_deck_empty and treasure_discard_empty,
+        "players_left": players_left <= 1,
+    }
+    return EndCheck(
+        players, star_deck_runouts, limit, treasure_deck_empty, treasure_discard_empty,
+        players_left, tuple(c for c in END_CONDITIONS if met[c]),
+    )
+
+
+# -- Next player after an elimination (rules: Mood) --------------------------------------
+
+
+@dataclass(frozen=True)
+class NextPlayer:
+    candidates: tuple[str, ...]  # one name, or the tied players (rock-paper-scissors)
+    fewest_treasures: int
+
+    @property
+    def rock_paper_scissors(self) -> bool:
+        return len(self.candidates) > 1
+
+
+def next_player(remaining: list[tuple[str, int]]) -> NextPlayer:
+    """Who takes the turn after the active player is eliminated (*Mood*): the player with
+    the fewest treasure cards in hand; several tied settle it by rock-paper-scissors, so
+    all of them are reported.
+
+    ``remaining`` lists the players still in as ``(name, treasure count)``.  Refused: a
+    name used twice, more than the 15 treasure cards in hands, and fewer than two players
+    left (the game is over: *Deck refresh and end*, one player left).
+    """
+    seen: set[str] = set()
+    held = 0
+    for p, (name, count) in enumerate(remaining):
+        if name in seen:
+            raise RuleError("duplicate_name", ("players", p, "name"), name=name)
+        seen.add(name)
+        held += count
+        if held > TREASURE_CARDS:
+            total = sum(c for _, c in remaining)
+            raise RuleError(
+                "too_many_treasures", ("players", p, "treasure_count"), count=total,
+                limit=TREASURE_CARDS,
+            )
+    if len(remaining) < 2:
+        raise RuleError("game_over", ("players",), names=", ".join(name for name, _ in remaining))
+    fewest = min(count for _, count in remaining)
+    return NextPlayer(tuple(name for name, count in remaining if count == fewest), fewest)
