@@ -1,7 +1,8 @@
 """Reading a request: its language and its JSON body, strictly.
 
 The body must be ``application/json`` (415 otherwise), not empty, valid JSON without
-NaN/Infinity or repeated keys, and not nested deeper than the schemas can use (400).
+NaN/Infinity, repeated keys or lone surrogates, and not nested deeper than the schemas can
+use (400).
 The size limit is Flask's ``MAX_CONTENT_LENGTH`` (413).
 """
 
@@ -67,6 +68,23 @@ def _depth(text: str) -> int:
     return deepest
 
 
+def check_text(value) -> None:
+    """Refuse lone UTF-16 surrogates (``"\\ud800"``): valid JSON escapes, but no text."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _BadJson("a string holds a lone surrogate (\\ud800-\\udfff)") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def read_json():
     """The request's JSON document (any JSON value; the schema checks its shape)."""
     if not request.is_json:
@@ -78,7 +96,9 @@ def read_json():
         text = raw.decode("utf-8")
         if _depth(text) > MAX_DEPTH:
             raise _BadJson(f"nested deeper than {MAX_DEPTH} levels")
-        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+        document = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+        check_text(document)
+        return document
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         reason = str(error).splitlines()[0][:200]
         raise ApiError(400, "invalid_json", "errors.invalid_json", reason=reason) from None

@@ -68,6 +68,8 @@ def test_non_json_body_is_a_415(client, content_type):
         (b"[" * 50 + b"]" * 50, "nested deeper than 32 levels"),
         (b'{"sets": ' + b"9" * 5000 + b"}", "Exceeds the limit"),
         (b'{"players": "\xff"}', "can't decode"),
+        (b'{"players": [{"name": "\\ud800", "cards": []}]}', "lone surrogate"),
+        (b'{"\\udfff": 1}', "lone surrogate"),
     ],
 )
 def test_malformed_json_is_a_400_with_the_reason(client, raw, reason):
