@@ -2,30 +2,50 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from flask import Flask
 
 __version__ = "0.1.0"
 
 DEFAULT_CONFIG = {
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes; larger bodies get a 413
-    "JSON_SORT_KEYS": False,
+    "CHAT_TIMEOUT": 30,  # seconds per model request
+    "CHAT_MAX_RETRIES": 1,  # retries of a failed model request (the openai client's)
+    "CHAT_MAX_ROUNDS": 5,  # model round trips per chat request
+    "PROMPTS_DIR": None,  # default: prompts/ of the checkout, or of the working directory
+    "PUBLIC_URL": None,  # https URL of this deployment, first in the served spec's servers
 }
+
+#: The model behind the chat: any OpenAI-compatible endpoint, from the environment only.
+MODEL_SETTINGS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL")
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app: defaults, then ``SCORING_*`` environment variables, then ``config``."""
+    """Build the app: defaults, then environment variables (``SCORING_*``, and the model's
+    ``OPENAI_*``), then ``config``."""
     from . import errors
-    from .api import meta
+    from .api import assistant, meta
     from .api.operations import make_blueprint
+    from .assistant.prompts import default_prompts_dir, load_prompts
 
     app = Flask(__name__)
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config.from_prefixed_env("SCORING")
+    for name in MODEL_SETTINGS:
+        app.config[name] = os.environ.get(name)
     if config:
         app.config.update(config)
+    folder = app.config["PROMPTS_DIR"] or default_prompts_dir()
+    if folder and (Path(folder) / "system.md").is_file():
+        app.extensions["prompts"] = load_prompts(Path(folder))
+    else:
+        app.logger.warning("prompts not found; the chat answers 503 until PROMPTS_DIR is set")
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     errors.register(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(make_blueprint())
+    app.register_blueprint(assistant.bp)
     return app

@@ -29,6 +29,7 @@ TAGS = {
     "applejack": "Applejack: orchard harvests, beehive honey, blossoms and final scoring.",
     "pedro": "Pedro (ピードロ): auction, tricks, point cards, settlement, whole games.",
     "fairy_black_box": "Fairy & Black Box (フェアリー＆ブラックボックス): final scores and end checks.",
+    "assistant": "Tools for LLMs and the chat with アイちゃん.",
     "service": "Health and this document.",
 }
 
@@ -81,6 +82,72 @@ def _operation(op) -> dict:
     return described
 
 
+def _assistant_paths(spec: APISpec, operations) -> None:
+    """The tools list, one tool-execution path per tool (its strict schema as the body),
+    and the chat."""
+    from .assistant.tools import documented_parameters, tool_definitions
+    from .schemas.assistant import ChatRequestSchema, ChatResponseSchema
+
+    spec.path(
+        path=API_PREFIX + "/tools",
+        operations={"get": {
+            "operationId": "list_tools",
+            "summary": "The scorers as OpenAI function-calling tools.",
+            "description": "The `tools` array to pass to an OpenAI-compatible model: one strict "
+            "function per scoring operation, its parameters generated from the endpoint's schema.",
+            "tags": ["assistant"],
+            "responses": {
+                "200": {
+                    "description": "The tools array.",
+                    "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object"}}}},
+                },
+                "405": ERROR_RESPONSES["405"],
+            },
+        }},
+    )
+    by_name = {op.operation_id: op for op in operations}
+    for tool in tool_definitions():
+        function = tool["function"]
+        op = by_name[function["name"]]
+        spec.path(
+            path=f"{API_PREFIX}/tools/{function['name']}",
+            operations={"post": {
+                "operationId": f"call_tool_{function['name']}",
+                "summary": f"Run the {function['name']} tool with the model's arguments.",
+                "description": "Same validation, rules and answer as the REST endpoint; optional "
+                "fields may be null, maps come as lists of {key, value} pairs.",
+                "tags": ["assistant"],
+                "parameters": [LANG_PARAMETER],
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": documented_parameters(function["name"]),
+                }}},
+                "responses": {
+                    "200": {"description": "The tool's result.", "content": {"application/json": {"schema": op.response}}},
+                    **ERROR_RESPONSES,
+                },
+            }},
+        )
+    spec.path(
+        path=API_PREFIX + "/chat",
+        operations={"post": {
+            "operationId": "chat",
+            "summary": "Ask アイちゃん; she calls the scorers instead of doing arithmetic.",
+            "description": "Sends the conversation to the configured OpenAI-compatible model with "
+            "the tools, executes its tool calls, and returns the reply with every call made.",
+            "tags": ["assistant"],
+            "parameters": [LANG_PARAMETER],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": ChatRequestSchema}}},
+            "responses": {
+                "200": {"description": "The reply and the tool calls.", "content": {"application/json": {"schema": ChatResponseSchema}}},
+                **ERROR_RESPONSES,
+                "502": _error("The model endpoint failed, answered garbage, or kept calling tools."),
+                "503": _error("No model is configured (OPENAI_API_KEY), or the prompts are missing."),
+                "504": _error("The model did not answer in time."),
+            },
+        }},
+    )
+
+
 def build_spec() -> dict:
     """The whole OpenAPI document as a dict."""
     from .api.operations import load_operations
@@ -94,12 +161,13 @@ def build_spec() -> dict:
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
     )
     operations = load_operations()
-    used = {op.tag for op in operations} | {"service"}
+    used = {op.tag for op in operations} | {"service", "assistant"}
     for name, description in TAGS.items():
         if name in used:
             spec.tag({"name": name, "description": description})
     for op in operations:
         spec.path(path=API_PREFIX + op.path, operations={op.method.lower(): _operation(op)})
+    _assistant_paths(spec, operations)
     spec.path(
         path="/healthz",
         operations={
@@ -139,10 +207,17 @@ def build_spec() -> dict:
     return spec.to_dict()
 
 
-@lru_cache(maxsize=1)
-def spec_yaml() -> str:
-    """The document as YAML text, exactly as committed in ``openapi.yaml``."""
-    return yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True, width=100)
+@lru_cache(maxsize=4)
+def spec_yaml(public_url: str | None = None) -> str:
+    """The document as YAML text, exactly as committed in ``openapi.yaml``.
+
+    A deployer sets ``SCORING_PUBLIC_URL`` (e.g. ``https://scoring.example.com``) so that
+    hosted assistants importing ``GET /openapi.yaml`` as an action schema call the
+    deployment: that URL becomes the first ``servers`` entry."""
+    spec = build_spec()
+    if public_url:
+        spec["servers"] = [{"url": public_url.rstrip("/"), "description": "This deployment"}, *spec["servers"]]
+    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=100)
 
 
 if __name__ == "__main__":

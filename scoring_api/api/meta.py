@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from ..openapi import spec_yaml
 
@@ -16,4 +16,4 @@ def healthz():
 
 @bp.get("/openapi.yaml")
 def openapi_yaml():
-    return Response(spec_yaml(), mimetype="application/yaml")
+    return Response(spec_yaml(current_app.config.get("PUBLIC_URL")), mimetype="application/yaml")

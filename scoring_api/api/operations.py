@@ -35,6 +35,19 @@ class Operation:
     description: str
     tag: str
 
+    def run(self, payload, lang: str) -> dict:
+        """Load ``payload`` with the request schema, apply the rules, dump the result.
+
+        The one road every caller takes (REST view, tool call, MCP): invalid input raises
+        marshmallow's ValidationError, a rule's refusal an ApiError (both 400s).
+        """
+        data = self.request().load(payload)
+        try:
+            result = self.handler(data, lang)
+        except RuleError as error:
+            raise rule_error(error, self.tag, lang) from None
+        return self.response().dump(result)
+
 
 OPERATIONS: list[Operation] = []
 
@@ -63,21 +76,20 @@ def query_input(schema: Schema) -> dict:
 
 
 def _view(op: Operation):
-    request_schema, response_schema = op.request(), op.response()
+    request_schema = op.request()
     read = query_input if op.method == "GET" else (lambda _schema: read_json())
 
     def view():
         lang = request_lang()
-        data = request_schema.load(read(request_schema))
-        try:
-            result = op.handler(data, lang)
-        except RuleError as error:
-            raise rule_error(error, op.tag, lang) from None
-        return jsonify(response_schema.dump(result))
+        return jsonify(op.run(read(request_schema), lang))
 
     view.__name__ = op.operation_id
     view.__doc__ = op.summary
     return view
+
+
+def find_operation(operation_id: str) -> Operation | None:
+    return next((op for op in load_operations() if op.operation_id == operation_id), None)
 
 
 def load_operations() -> list[Operation]:

@@ -1,0 +1,62 @@
+"""The assistant's routes: the tools list, tool execution over HTTP, and the chat."""
+
+from __future__ import annotations
+
+import math
+
+from flask import Blueprint, current_app, jsonify
+
+from ..assistant.chat import ChatFailure, ChatSettings, chat
+from ..assistant.tools import UnknownTool, call_tool, tool_definitions, tool_names
+from ..errors import ApiError
+from ..i18n import join_list
+from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
+from .body import read_json, request_lang
+
+bp = Blueprint("assistant", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/tools")
+def tools():
+    """The OpenAI ``tools`` array, one strict function per scoring operation."""
+    return jsonify(tool_definitions())
+
+
+@bp.post("/tools/<name>")
+def run_tool(name: str):
+    """Execute one tool call: the function's arguments as the body."""
+    lang = request_lang()
+    arguments = read_json()
+    try:
+        return jsonify(call_tool(name, arguments, lang))
+    except UnknownTool:
+        raise ApiError(404, "unknown_tool", "assistant.unknown_tool", name=name,
+                       tools=join_list(tool_names(), lang)) from None
+
+
+def chat_settings(config) -> ChatSettings:
+    """The model behind the chat, from OPENAI_* and SCORING_CHAT_* settings."""
+    return ChatSettings(
+        base_url=config.get("OPENAI_BASE_URL") or None,
+        api_key=config.get("OPENAI_API_KEY") or None,
+        model=config.get("OPENAI_MODEL") or "gpt-4o-mini",
+        timeout=float(config["CHAT_TIMEOUT"]),
+        max_retries=int(config["CHAT_MAX_RETRIES"]),
+        max_rounds=int(config["CHAT_MAX_ROUNDS"]),
+    )
+
+
+@bp.post("/chat")
+def chat_view():
+    """アイちゃん answers the conversation, calling the scoring tools as she needs."""
+    lang = request_lang()
+    request = ChatRequestSchema().load(read_json())
+    prompts = current_app.extensions.get("prompts")
+    if prompts is None:
+        raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
+    try:
+        result = chat(request["messages"], lang, chat_settings(current_app.config), prompts)
+    except ChatFailure as failure:
+        params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}
+        raise ApiError(failure.status, failure.code, f"assistant.{failure.code}", **params) from None
+    return jsonify(ChatResponseSchema().dump(result))

@@ -1,0 +1,137 @@
+"""A scripted OpenAI-compatible model server on 127.0.0.1, for the chat tests.
+
+It is a real HTTP server (threaded, stdlib) answering ``POST /v1/chat/completions`` the way
+the OpenAI API does, so the service's real ``openai`` client talks to it over the network.
+Each request takes the next step of the script:
+
+* ``reply("text")``: an assistant message;
+* ``calls(("tool", {args}), ...)``: assistant tool calls (arguments may be a raw string);
+* ``status(500)``: an HTTP error;  ``sleep(s)``: answer nothing for ``s`` seconds;
+* ``garbage()``: a 200 whose body is not JSON;
+* any callable ``step(body) -> dict``: an assistant message built from the request.
+
+``forever=True`` repeats the last step. ``requests`` and ``headers`` record what came in.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def reply(text):
+    return {"kind": "message", "message": {"role": "assistant", "content": text}}
+
+
+def calls(*pairs):
+    tool_calls = [
+        {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)},
+        }
+        for i, (name, args) in enumerate(pairs)
+    ]
+    return {"kind": "message", "message": {"role": "assistant", "content": None, "tool_calls": tool_calls}}
+
+
+def status(code):
+    return {"kind": "status", "code": code}
+
+
+def sleep(seconds):
+    return {"kind": "sleep", "seconds": seconds}
+
+
+def garbage():
+    return {"kind": "garbage"}
+
+
+class FakeModel:
+    def __init__(self):
+        self.script: list = []
+        self.forever = False
+        self.requests: list[dict] = []
+        self.headers: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_port}/v1"
+
+    def start(self) -> "FakeModel":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def play(self, *steps, forever=False) -> None:
+        self.script = list(steps)
+        self.forever = forever
+        self.requests.clear()
+        self.headers.clear()
+
+    def _next(self, body):
+        with self._lock:
+            if not self.script:
+                return status(500)
+            step = self.script[0] if (self.forever and len(self.script) == 1) else self.script.pop(0)
+        return {"kind": "message", "message": step(body)} if callable(step) else step
+
+    def _handler(self):
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output quiet
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                model.requests.append(body)
+                model.headers.append({k.lower(): v for k, v in self.headers.items()})
+                if not self.path.endswith("/chat/completions"):
+                    return self._send(404, {"error": {"message": "not found"}})
+                step = model._next(body)
+                if step["kind"] == "sleep":
+                    time.sleep(step["seconds"])
+                    return self._send(200, _completion(reply("too late")["message"]))
+                if step["kind"] == "status":
+                    return self._send(step["code"], {"error": {"message": "scripted failure", "type": "server_error"}})
+                if step["kind"] == "garbage":
+                    return self._send_raw(200, b"<html>not json</html>", "application/json")
+                return self._send(200, _completion(step["message"]))
+
+            def _send(self, code, payload):
+                self._send_raw(code, json.dumps(payload).encode(), "application/json")
+
+            def _send_raw(self, code, data, content_type):
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", content_type)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout tests)
+
+        return Handler
+
+
+def _completion(message: dict) -> dict:
+    finish = "tool_calls" if message.get("tool_calls") else "stop"
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
