@@ -3,6 +3,9 @@
 import pytest
 
 from scoring_api import create_app
+from tests.fake_openai import FakeModel
+
+API_KEY = "sk-test-9f8e7d6c5b4a"  # must never appear in a response or a log line
 
 
 @pytest.fixture
@@ -18,3 +21,29 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def fake_model():
+    """A scripted OpenAI-compatible server on 127.0.0.1 (tests/fake_openai.py)."""
+    model = FakeModel().start()
+    yield model
+    model.stop()
+
+
+@pytest.fixture
+def chat_app(fake_model):
+    return create_app({
+        "TESTING": True,
+        "OPENAI_BASE_URL": fake_model.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "CHAT_TIMEOUT": 1.0,
+        "CHAT_MAX_RETRIES": 0,
+        "CHAT_MAX_ROUNDS": 4,
+    })
+
+
+@pytest.fixture
+def chat_client(chat_app):
+    return chat_app.test_client()

@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 from flask import Blueprint, jsonify, request
@@ -41,12 +42,21 @@ class Operation:
         The one road every caller takes (REST view, tool call, MCP): invalid input raises
         marshmallow's ValidationError, a rule's refusal an ApiError (both 400s).
         """
-        data = self.request().load(payload)
+        data = self.request_schema.load(payload)
         try:
             result = self.handler(data, lang)
         except RuleError as error:
             raise rule_error(error, self.tag, lang) from None
-        return self.response().dump(result)
+        return self.response_schema.dump(result)
+
+    @cached_property
+    def request_schema(self) -> Schema:
+        """One schema instance, reused: building one per request costs more than loading."""
+        return self.request()
+
+    @cached_property
+    def response_schema(self) -> Schema:
+        return self.response()
 
 
 OPERATIONS: list[Operation] = []
@@ -76,12 +86,11 @@ def query_input(schema: Schema) -> dict:
 
 
 def _view(op: Operation):
-    request_schema = op.request()
     read = query_input if op.method == "GET" else (lambda _schema: read_json())
 
     def view():
         lang = request_lang()
-        return jsonify(op.run(read(request_schema), lang))
+        return jsonify(op.run(read(op.request_schema), lang))
 
     view.__name__ = op.operation_id
     view.__doc__ = op.summary

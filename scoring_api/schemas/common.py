@@ -47,9 +47,22 @@ def boolean(**kwargs) -> fields.Boolean:
     return JsonBoolean(**kwargs)
 
 
+#: Names may hold any text but control characters and bidirectional overrides (which can
+#: make a name display as another); emoji, kana and combining marks are welcome.
+NAME_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
+
+
 def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
-    """A bounded string (player names and the like)."""
-    return fields.String(validate=validate.Length(min_length, max_length), **kwargs)
+    """A bounded string of displayable text (player names and the like)."""
+    metadata = {"pattern": NAME_PATTERN, **kwargs.pop("metadata", {})}
+    return fields.String(
+        validate=[
+            validate.Length(min_length, max_length),
+            validate.Regexp(NAME_PATTERN, error="Contains a control or text-direction character."),
+        ],
+        metadata=metadata,
+        **kwargs,
+    )
 
 
 class ErrorBodySchema(StrictSchema):

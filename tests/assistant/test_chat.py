@@ -8,7 +8,7 @@ import pytest
 
 from scoring_api import create_app
 from scoring_api.assistant.tools import tool_definitions
-from tests.assistant.conftest import API_KEY
+from tests.conftest import API_KEY
 from tests.fake_openai import calls, garbage, reply, sleep, status
 
 OFFICIAL = {

@@ -1,0 +1,83 @@
+"""Hostile input against every POST endpoint: each gets a clear 4xx JSON error, never a
+500 and never a hang."""
+
+import json
+
+import pytest
+
+from scoring_api import create_app
+
+APP = create_app({"TESTING": True})
+POSTS = sorted(
+    rule.rule for rule in APP.url_map.iter_rules()
+    if "POST" in rule.methods and rule.rule.startswith("/api/v1/") and "<" not in rule.rule
+) + ["/api/v1/tools/score_apero"]
+
+HOSTILE = {
+    "deep nesting": (b"[" * 10_000 + b"]" * 10_000, "application/json", 400, "invalid_json"),
+    "deep objects": (b'{"a":' * 5_000 + b"1" + b"}" * 5_000, "application/json", 400, "invalid_json"),
+    "NaN": (b'{"players": NaN}', "application/json", 400, "invalid_json"),
+    "-Infinity": (b'{"players": -Infinity}', "application/json", 400, "invalid_json"),
+    "duplicate keys": (b'{"a": 1, "a": 2}', "application/json", 400, "invalid_json"),
+    "empty body": (b"", "application/json", 400, "invalid_json"),
+    "truncated": (b'{"players": [', "application/json", 400, "invalid_json"),
+    "not utf-8": (b'{"x": "\xc3\x28"}', "application/json", 400, "invalid_json"),
+    "lone surrogate": (b'{"x": "\\udc00"}', "application/json", 400, "invalid_json"),
+    "huge integer literal": (b'{"x": ' + b"7" * 5_000 + b"}", "application/json", 400, "invalid_json"),
+    "text/plain": (b"{}", "text/plain", 415, "unsupported_media_type"),
+    "form": (b"a=1", "application/x-www-form-urlencoded", 415, "unsupported_media_type"),
+    "xml": (b"<a/>", "application/xml", 415, "unsupported_media_type"),
+    "a JSON string": (b'"hello"', "application/json", 400, "invalid_input"),
+    "a JSON array": (b"[1, 2]", "application/json", 400, "invalid_input"),
+    "null": (b"null", "application/json", 400, "invalid_input"),
+    "unknown field": (b'{"zzz": 1}', "application/json", 400, "invalid_input"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize("path", POSTS)
+def test_hostile_bodies_get_a_clear_4xx(path, name):
+    raw, content_type, status, code = HOSTILE[name]
+    response = APP.test_client().post(path, data=raw, content_type=content_type)
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    error = response.get_json()["error"]
+    assert error["code"] == code and error["message"]
+
+
+NUMBERS = [1e400, -1e400, 2**64, -(2**63), 1.5, "7", True, None, 1e308]
+
+
+@pytest.mark.parametrize("value", NUMBERS, ids=repr)
+def test_numbers_out_of_every_range_are_refused(client, value):
+    raw = json.dumps({"sets": 1, "players": [{"name": "A", "cards": [{"color": "red", "value": value}]}]}, allow_nan=True)
+    response = client.post("/api/v1/apero/score", data=raw.replace("Infinity", "1e400"), content_type="application/json")
+    assert response.status_code == 400
+    assert "players[0].cards[0].value" in response.get_json()["error"]["details"]
+    for field, body in [
+        ("sets", {"sets": value, "players": [{"name": "A", "cards": [{"color": "red", "value": 1}]}]}),
+        ("die", {"orchard": {"tiles": []}, "varieties": ["red"], "die": value}),
+        ("scores_before.NS", {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": value, "EW": 0}, "points": {"NS": 7, "EW": 7}}),
+    ]:
+        url = {"sets": "/api/v1/apero/score", "die": "/api/v1/applejack/harvest", "scores_before.NS": "/api/v1/pedro/hand"}[field]
+        raw = json.dumps(body, allow_nan=True).replace("Infinity", "1e400")
+        response = client.post(url, data=raw, content_type="application/json")
+        assert response.status_code == 400, (field, value)
+        assert field in response.get_json()["error"]["details"], (field, response.get_json())
+
+
+@pytest.mark.parametrize(
+    "name, status",
+    [
+        ("Aki", 200), ("😀👨‍👩‍👧", 200), ("か\u3099", 200), ("Zoë", 200), ("\u05d0\u05d1", 200),
+        ("a\u0000b", 400), ("\u0007bell", 400), ("evil\u202eeman", 400), ("\u2066x\u2069", 400),
+        ("", 400), ("x" * 41, 400), ("\u00a0" * 40, 200),
+    ],
+)
+def test_unicode_oddities_in_names(client, name, status):
+    body = {"players": [{"name": name, "cards": [{"color": "red", "value": 1}]}]}
+    response = client.post("/api/v1/apero/score", json=body)
+    assert response.status_code == status
+    if status == 200:
+        assert response.get_json()["winners"] == [name]  # echoed back intact
+    else:
+        assert list(response.get_json()["error"]["details"]) == ["players[0].name"]
