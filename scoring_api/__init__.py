@@ -29,6 +29,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .api import assistant, meta
     from .api.operations import make_blueprint
     from .assistant.prompts import default_prompts_dir, load_prompts
+    from .web import bp as web
 
     app = Flask(__name__)
     app.config.from_mapping(DEFAULT_CONFIG)
@@ -48,4 +49,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(meta.bp)
     app.register_blueprint(make_blueprint())
     app.register_blueprint(assistant.bp)
+    app.register_blueprint(web)
     return app

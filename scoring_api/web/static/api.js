@@ -1,0 +1,85 @@
+// The REST API client: every call passes ?lang= so explanations come back in the UI's
+// language, and every failure (400 details, 5xx, offline) becomes one error object.
+
+import { h } from './dom.js';
+import { getLang, t } from './i18n.js';
+
+/**
+ * Call `/api/v1/<path>`; resolves to {ok: true, data} or {ok: false, error: {code, message,
+ * details}} and never throws, so the form can always show what happened.
+ */
+export async function api(method, path, body, params = {}) {
+  const url = new URL(`api/v1/${path}`, document.baseURI);
+  url.searchParams.set('lang', getLang());
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    return { ok: false, error: { code: 'network', message: t('error.network'), details: {} } };
+  }
+  let data = null;
+  try { data = await response.json(); } catch { /* not JSON */ }
+  if (response.ok && data) return { ok: true, data };
+  if (data && data.error && typeof data.error.message === 'string') {
+    return { ok: false, error: { details: {}, ...data.error } };
+  }
+  return { ok: false, error: { code: `http_${response.status}`, message: t('error.http', { status: response.status }), details: {} } };
+}
+
+export const post = (path, body) => api('POST', path, body);
+export const get = (path, params) => api('GET', path, undefined, params);
+
+/** Wrap calls so that only the answer to the newest call is used (older ones resolve null). */
+export function latestOnly() {
+  let counter = 0;
+  return async (promiseFactory) => {
+    const mine = ++counter;
+    const result = await promiseFactory();
+    return mine === counter ? result : null;
+  };
+}
+
+/**
+ * Sort an error's `details` into places on the form: `place(path)` names a slot (or null);
+ * returns {bySlot: {slot: [reasons]}, rest: [reasons not placed], message}.
+ */
+export function placeErrors(error, place) {
+  const bySlot = {};
+  const rest = [];
+  for (const [path, reasons] of Object.entries(error?.details || {})) {
+    const slot = place(path);
+    const list = (Array.isArray(reasons) ? reasons : [String(reasons)]);
+    if (slot === null || slot === undefined) rest.push(...list.map((r) => (path === '$' ? r : `${path}: ${r}`)));
+    else (bySlot[slot] ||= []).push(...list);
+  }
+  return { bySlot, rest, message: error?.message || '' };
+}
+
+/** Inline error text for one slot (nothing when the slot has no errors). */
+export function fieldError(placed, slot, testid) {
+  const reasons = placed?.bySlot?.[slot];
+  if (!reasons || !reasons.length) return null;
+  return h('div', { class: 'field-error', role: 'alert', testid },
+    reasons.length === 1 ? reasons[0] : h('ul', null, [...new Set(reasons)].map((r) => h('li', null, r))));
+}
+
+/** The error box for a whole form: the message and any reasons not shown next to a field. */
+export function errorBox(placed, testid) {
+  if (!placed) return null;
+  if (Object.keys(placed.bySlot).length && !placed.rest.length) return null; // all shown inline
+  const unplaced = [...new Set(placed.rest)].filter((r) => r !== placed.message);
+  return h('div', { class: 'error-box', role: 'alert', testid },
+    h('strong', null, placed.message || t('error.generic')),
+    unplaced.length ? h('ul', null, unplaced.map((r) => h('li', null, r))) : null);
+}
+
+/** "players[2].cards[0]" -> ["players", 2, "cards", 0]. */
+export function pathParts(path) {
+  return [...String(path).matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]));
+}

@@ -1,0 +1,76 @@
+// Tiny DOM helpers: build elements, re-render a region without losing keyboard focus.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function setProps(el, props) {
+  let value;
+  for (const [key, v] of Object.entries(props || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (key === 'class') el.setAttribute('class', v);
+    else if (key === 'testid') el.dataset.testid = v;
+    else if (key === 'text') el.textContent = v;
+    else if (key === 'value') value = v;
+    else if (key === 'checked') el.checked = true;
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2).toLowerCase(), v);
+    else el.setAttribute(key, v === true ? '' : String(v));
+  }
+  return value;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** h('button', {class, testid, onclick, ...}, ...children) -> an HTML element. */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  const value = setProps(el, props);
+  append(el, children);
+  if (value !== undefined) el.value = value; // after children, so <select> finds its option
+  return el;
+}
+
+/** s('circle', {...}, ...children) -> an SVG element. */
+export function s(tag, props, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setProps(el, props);
+  append(el, children);
+  return el;
+}
+
+/**
+ * Replace the children of `container` and put the keyboard focus back on the element with
+ * the same id (or on `fallbackId` when it is gone), so re-rendering never strands the user.
+ */
+export function rerender(container, nodes, fallbackId) {
+  const active = document.activeElement;
+  const hadFocus = active && active !== document.body && container.contains(active);
+  const id = hadFocus ? active.id : null;
+  let selection = null;
+  try {
+    if (hadFocus && typeof active.selectionStart === 'number') selection = [active.selectionStart, active.selectionEnd];
+  } catch { /* number inputs have no selection */ }
+  container.replaceChildren(...[nodes].flat(Infinity).filter(Boolean));
+  if (!hadFocus) return;
+  const target = (id && document.getElementById(id)) || (fallbackId && document.getElementById(fallbackId));
+  if (!target) return;
+  target.focus({ preventScroll: true });
+  if (selection && typeof target.setSelectionRange === 'function') {
+    try { target.setSelectionRange(...selection); } catch { /* not a text input */ }
+  }
+}
+
+/** A labelled input: returns [label, input] sharing an id. */
+export function labelled(text, input) {
+  return [h('label', { for: input.id }, text), input];
+}
+
+/** Integer from an input's value, or null when empty / not a number. */
+export function toInt(text) {
+  if (text === '' || text === null || text === undefined) return null;
+  const n = Number(text);
+  return Number.isInteger(n) ? n : null;
+}

@@ -1,0 +1,75 @@
+// Page wiring: the language switch, the game tabs (arrow keys move between them, as in the
+// WAI-ARIA tabs pattern), and one module per game mounted in its panel.
+
+import * as apero from './apero.js';
+import * as applejack from './applejack.js';
+import * as fairy from './fairy.js';
+import { applyStatic, getLang, setLang } from './i18n.js';
+import * as pedro from './pedro.js';
+
+const GAMES = { apero, pedro, applejack, fairy };
+
+function showError(error) {
+  const box = document.createElement('p');
+  box.className = 'error-box';
+  box.setAttribute('role', 'alert');
+  box.textContent = `${error?.message || error}`;
+  document.getElementById('panels')?.prepend(box);
+}
+
+function selectTab(tab, focus) {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  for (const other of tabs) {
+    const selected = other === tab;
+    other.setAttribute('aria-selected', String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+  }
+  if (focus) tab.focus();
+  history.replaceState(null, '', `#${tab.dataset.game}`);
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => selectTab(tab, false));
+    tab.addEventListener('keydown', (e) => {
+      const moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
+      if (!(e.key in moves)) return;
+      e.preventDefault();
+      selectTab(tabs[(moves[e.key] + tabs.length) % tabs.length], true);
+    });
+  });
+  const fromHash = tabs.find((tab) => `#${tab.dataset.game}` === location.hash);
+  if (fromHash) selectTab(fromHash, false);
+}
+
+function showLang() {
+  applyStatic();
+  document.querySelectorAll('[data-lang]').forEach((button) => {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === getLang()));
+  });
+}
+
+function setupLang() {
+  document.querySelectorAll('[data-lang]').forEach((button) => {
+    button.addEventListener('click', () => {
+      if (button.dataset.lang === getLang()) return;
+      setLang(button.dataset.lang);
+      showLang();
+      for (const game of Object.values(GAMES)) { game.render(); game.refresh(); }
+    });
+  });
+}
+
+window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+try {
+  showLang();
+  setupTabs();
+  setupLang();
+  for (const [id, game] of Object.entries(GAMES)) game.mount(document.getElementById(`panel-${id}`));
+  document.body.dataset.ready = 'true';
+} catch (error) {
+  showError(error);
+  throw error;
+}

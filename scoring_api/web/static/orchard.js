@@ -1,0 +1,102 @@
+// The Applejack orchard drawn as 19 pointy-top hexes (rows of 3, 4, 5, 4, 3; field 1 top
+// left, 10 the centre). Each hex is a keyboard-operable button showing its tile.
+
+import { s } from './dom.js';
+import { t } from './i18n.js';
+
+const SIZE = 40; // hex radius in SVG units
+const ROOT3 = Math.sqrt(3);
+export const EDGES = ['e', 'se', 'sw', 'w', 'nw', 'ne']; // clockwise from the right
+const EDGE_ANGLE = { e: 0, se: 60, sw: 120, w: 180, nw: 240, ne: 300 };
+export const VARIETIES = ['red', 'light_green', 'yellow', 'orange', 'pink', 'brown', 'seventh'];
+export const AREA_COLORS = ['#7b1fa2', '#00897b', '#ef6c00', '#1565c0', '#c2185b', '#558b2f', '#5d4037', '#283593'];
+
+/** Fields 1-19 with axial coordinates, in reading order (rules/applejack.md). */
+export const FIELDS = [];
+for (let r = -2; r <= 2; r += 1) {
+  for (let q = Math.max(-2, -2 - r); q <= Math.min(2, 2 - r); q += 1) FIELDS.push({ field: FIELDS.length + 1, q, r });
+}
+
+function centre({ q, r }) {
+  return [SIZE * ROOT3 * (q + r / 2), SIZE * 1.5 * r];
+}
+function corners(x, y, radius) {
+  return [0, 1, 2, 3, 4, 5].map((k) => {
+    const a = (Math.PI / 180) * (60 * k - 90);
+    return `${(x + radius * Math.cos(a)).toFixed(1)},${(y + radius * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+}
+function toward(x, y, edge, distance) {
+  const a = (Math.PI / 180) * EDGE_ANGLE[edge];
+  return [x + distance * Math.cos(a), y + distance * Math.sin(a)];
+}
+
+/** A spoken/visible summary of a tile, e.g. "赤 2, 花 1, ハチミツ e/w 3". */
+export function describeTile(tile) {
+  if (!tile) return t('aj.empty');
+  if (tile.pasture) return t('aj.pasture');
+  const parts = Object.entries(tile.apples).filter(([, n]) => n > 0).map(([v, n]) => `${t(`aj.variety.${v}`)} ${n}`);
+  if (tile.blossoms) parts.push(`${t('aj.blossoms')} ${tile.blossoms}`);
+  if (tile.beehives.length) parts.push(`${t('aj.beehives')} ${tile.beehives.map((e) => t(`aj.edge.${e}`)).join('/')} ${tile.price ?? '?'}`);
+  return parts.join(', ') || t('aj.treeBlank');
+}
+
+function tileContent(tile, x, y) {
+  if (!tile) return [s('text', { x, y: y + 5, class: 'hex-plus', 'aria-hidden': 'true' }, '+')];
+  if (tile.pasture) return [s('text', { x, y: y + 4, class: 'hex-pasture-text' }, t('aj.pastureShort'))];
+  const out = [];
+  const apples = Object.entries(tile.apples).filter(([, n]) => n > 0);
+  const perRow = 3;
+  apples.forEach(([variety, n], k) => {
+    const row = Math.floor(k / perRow);
+    const inRow = Math.min(perRow, apples.length - row * perRow);
+    const ax = x + ((k % perRow) - (inRow - 1) / 2) * 19;
+    const ay = y - 4 + row * 19 - (apples.length > perRow ? 9 : 0);
+    out.push(s('circle', { cx: ax, cy: ay, r: 9, class: `apple v-${variety}` }));
+    out.push(s('text', { x: ax, y: ay + 4, class: `apple-n v-${variety}` }, String(n)));
+  });
+  if (tile.blossoms) out.push(s('text', { x, y: y + 22, class: 'hex-blossom' }, `✿${tile.blossoms}`));
+  for (const edge of tile.beehives) {
+    const [bx, by] = toward(x, y, edge, SIZE * 0.72);
+    out.push(s('circle', { cx: bx, cy: by, r: 7, class: 'hive' }));
+    out.push(s('text', { x: bx, y: by + 3.5, class: 'hive-n' }, String(tile.price ?? '?')));
+  }
+  return out;
+}
+
+/**
+ * The orchard SVG. `tiles` maps field -> tile; `areaOf` maps field -> area index (for the
+ * highlight); `errorFields` is a Set of fields with errors; `onPick(field)` on click/Enter.
+ */
+export function orchardSvg({ tiles, selected, areaOf, errorFields, onPick }) {
+  const width = SIZE * ROOT3 * 5 + 8;
+  const height = SIZE * 8 + 8;
+  const hexes = FIELDS.map((place) => {
+    const [x, y] = centre(place);
+    const tile = tiles[place.field];
+    const area = areaOf.get(place.field);
+    const classes = ['hex', tile ? (tile.pasture ? 'pasture' : 'tree') : 'empty'];
+    if (area !== undefined) classes.push('hl');
+    if (errorFields.has(place.field)) classes.push('has-error');
+    if (selected === place.field) classes.push('selected');
+    const label = `${t('aj.fieldN', { n: place.field })}: ${describeTile(tile)}${area !== undefined ? ` · ${t('aj.areaN', { n: area + 1 })}` : ''}`;
+    const pick = () => onPick(place.field);
+    return s('g', {
+      class: classes.join(' '), role: 'button', tabindex: 0, id: `aj-field-${place.field}`, testid: `aj-field-${place.field}`,
+      'data-area': area !== undefined ? String(area + 1) : null, 'aria-label': label, 'aria-pressed': String(selected === place.field),
+      style: area !== undefined ? `--area: ${AREA_COLORS[area % AREA_COLORS.length]}` : null,
+      onclick: pick,
+      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
+    },
+    s('title', null, label),
+    s('polygon', { points: corners(x, y, SIZE - 1.5), class: 'hex-shape' }),
+    s('text', { x, y: y - SIZE * 0.58, class: 'hex-num' }, String(place.field)),
+    ...tileContent(tile, x, y),
+    area !== undefined ? s('circle', { cx: x, cy: y + 30, r: 6.5, class: 'area-dot' }) : null,
+    area !== undefined ? s('text', { x, y: y + 33, class: 'area-tag' }, String(area + 1)) : null);
+  });
+  return s('svg', {
+    viewBox: `${-width / 2} ${-height / 2} ${width} ${height}`, class: 'orchard', testid: 'aj-orchard',
+    role: 'group', 'aria-label': t('aj.orchard'),
+  }, hexes);
+}

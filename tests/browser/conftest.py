@@ -1,0 +1,120 @@
+"""Browser fixtures: the real app served on 127.0.0.1 from a background thread, driven by
+the system Chromium through Playwright's sync API (no browser download, no pytest-playwright).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scoring_api import create_app
+
+CHROMIUM = os.environ.get("SCORING_TEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 375, "height": 812}
+# Chrome reports every 4xx/5xx response as a console error; the form handles those itself.
+EXPECTED_CONSOLE = ("Failed to load resource",)
+
+
+@pytest.fixture(scope="package")
+def base_url():
+    """The app on a free port of 127.0.0.1, served by werkzeug in a daemon thread."""
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="scoring-form-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join(timeout=5)
+    server.server_close()
+
+
+@pytest.fixture(scope="package")
+def browser():
+    """One headless system Chromium for these tests; a missing browser fails loudly.
+
+    Package scope, not session: Playwright's sync API keeps an asyncio loop running while
+    it is open, which would break later tests that start their own loop (asyncio.run).
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}. The browser tests drive the system Chromium "
+            "(Debian: apt-get install -y chromium) and never download one; set "
+            "SCORING_TEST_CHROMIUM to use another path.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shots(pytestconfig) -> Path:
+    """The run's screenshot folder: test-results/screenshots/ (git-ignored)."""
+    folder = Path(pytestconfig.rootpath) / "test-results" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """A fresh phone-sized page (new storage) that may only talk to the service itself.
+
+    Any request to another origin (a CDN, a font service) is blocked and fails the test, as
+    does any uncaught script error or unexpected console error.
+    """
+    context = browser.new_context(viewport=PHONE, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems: list[str] = []
+
+    def only_the_service(route):
+        url = route.request.url
+        if url.startswith(base_url):
+            route.continue_()
+        else:
+            problems.append(f"request outside the service: {url}")
+            route.abort()
+
+    context.route("**/*", only_the_service)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    tab.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
+           if message.type == "error" and not message.text.startswith(EXPECTED_CONSOLE) else None)
+    yield tab
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def open_game(page):
+    """open_game("apero") loads the form, waits for its scripts, and selects that game's tab."""
+
+    def open_(game: str):
+        page.goto("/")
+        page.wait_for_selector("body[data-ready='true']")
+        page.get_by_test_id(f"tab-{game}").click()
+        panel = page.get_by_test_id(f"panel-{game}")
+        panel.wait_for(state="visible")
+        return panel
+
+    return open_
+
+
+@pytest.fixture
+def fits_phone(page):
+    """fits_phone() asserts nothing sticks out sideways at 375px (no horizontal scrolling)."""
+
+    def check():
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"page is {width}px wide on a {PHONE['width']}px screen"
+
+    return check

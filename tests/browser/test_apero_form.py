@@ -1,0 +1,73 @@
+"""Apero in the browser: tap cards, see each colour's expression, the totals and the winner."""
+
+from playwright.sync_api import expect
+
+OFFICIAL_EXAMPLE = [("red", 1), ("green", 2), ("green", 3), ("purple", -1), ("purple", -2), ("purple", -3)]
+
+
+def test_official_example_scores_16_by_clicking_cards(page, open_game, shots, fits_phone):
+    open_game("apero")
+    for color, value in OFFICIAL_EXAMPLE:
+        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
+
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
+    expect(page.get_by_test_id("apero-color-0-red")).to_contain_text("1")
+    expect(page.get_by_test_id("apero-color-0-green")).to_contain_text("2 × 3")
+    expect(page.get_by_test_id("apero-color-0-purple")).to_contain_text("(-1 + -2) × -3")
+    expect(page.get_by_test_id("apero-color-0-purple")).to_contain_text("9")
+    expect(page.get_by_test_id("apero-winner")).to_contain_text("16")
+    expect(page.get_by_test_id("apero-p0-purple--2")).to_contain_text("×1")
+    fits_phone()
+    page.screenshot(path=shots / "apero.png", full_page=True)
+
+
+def test_tapping_a_hand_card_removes_it_and_players_are_compared(page, open_game):
+    open_game("apero")
+    page.get_by_test_id("apero-p0-red-3").click()
+    page.get_by_test_id("apero-p0-blue-2").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("5")
+    page.get_by_test_id("apero-p0-hand-1").click()  # the blue 2 (hand is in deck order)
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+
+    page.get_by_test_id("apero-add-player").click()
+    page.get_by_test_id("apero-p1-name").fill("Ben")
+    page.get_by_test_id("apero-p1-orange-2").click()
+    page.get_by_test_id("apero-p1-orange-2").click()
+    expect(page.get_by_test_id("apero-total-1")).to_have_text("4")
+    expect(page.get_by_test_id("apero-winner")).to_contain_text("Ben")
+
+
+def test_a_hand_beyond_the_deck_shows_the_error_next_to_the_cards(page, open_game):
+    open_game("apero")
+    page.get_by_test_id("apero-p0-red-3").click()
+    page.get_by_test_id("apero-p0-red-3").click()  # one set holds a single red 3
+
+    error = page.get_by_test_id("apero-error-0")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("赤 3")
+    expect(page.get_by_test_id("apero-player-0").get_by_test_id("apero-error-0")).to_be_visible()
+
+    page.get_by_test_id("apero-sets").select_option("2")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("9")
+    expect(error).to_have_count(0)
+
+
+def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
+    """Also the README's picture: copy test-results/screenshots/form.png to docs/form.png."""
+    page.set_viewport_size({"width": 1000, "height": 800})
+    open_game("apero")
+    page.get_by_test_id("apero-p0-name").fill("Aki")
+    for color, value in OFFICIAL_EXAMPLE:
+        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
+    page.get_by_test_id("apero-add-player").click()
+    page.get_by_test_id("apero-p1-name").fill("Ben")
+    for color, value in [("orange", 1), ("orange", 1), ("blue", 2), ("blue", 3), ("black_green", -3), ("black_green", -2)]:
+        page.get_by_test_id(f"apero-p1-{color}-{value}").click()
+
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
+    expect(page.get_by_test_id("apero-total-1")).to_have_text("14")  # 1 + 1, 2 × 3, -3 × -2
+    expect(page.get_by_test_id("apero-winner")).to_contain_text("Aki")
+    first = page.get_by_test_id("apero-player-0").bounding_box()
+    second = page.get_by_test_id("apero-player-1").bounding_box()
+    assert first["y"] == second["y"] and second["x"] > first["x"] + first["width"], "players sit side by side"
+    page.screenshot(path=shots / "form.png", full_page=True)

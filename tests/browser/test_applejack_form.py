@@ -1,0 +1,85 @@
+"""Applejack in the browser: build an orchard on the hexes, harvest, see the areas, score."""
+
+import re
+
+from playwright.sync_api import expect
+
+HIGHLIGHTED = re.compile(r"\bhl\b")
+
+
+def set_tree(page, field, apples, blossoms=0, hives=(), price=None):
+    page.get_by_test_id(f"aj-field-{field}").click()
+    page.get_by_test_id("aj-kind-tree").check()
+    for variety, count in apples.items():
+        page.get_by_test_id(f"aj-apples-{variety}").fill(str(count))
+    if blossoms:
+        page.get_by_test_id("aj-blossoms").fill(str(blossoms))
+    for edge in hives:
+        page.get_by_test_id(f"aj-hive-{edge}").check()
+    if price is not None:
+        page.get_by_test_id("aj-price").fill(str(price))
+
+
+def build_small_orchard(page):
+    """Fields 9 and 10 touch (red 2 + red 2), field 1 stands alone (red 1), field 5 is a pasture."""
+    set_tree(page, 9, {"red": 2}, blossoms=1, hives=["e"], price=3)
+    set_tree(page, 10, {"red": 2, "yellow": 1}, hives=["w"], price=2)
+    set_tree(page, 1, {"red": 1}, hives=["se"], price=1)
+    page.get_by_test_id("aj-field-5").click()
+    page.get_by_test_id("aj-kind-pasture").check()
+
+
+def test_harvest_highlights_each_area_and_pays_honey(page, open_game, shots, fits_phone):
+    open_game("applejack")
+    build_small_orchard(page)
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑 9: 赤 2, 花 1, ハチミツ 右 3")
+
+    page.get_by_test_id("aj-variety").select_option("red")
+    page.get_by_test_id("aj-die-1").check()
+    page.get_by_test_id("aj-harvest-go").click()
+
+    expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("3")  # (2 + 2) - 1 = 3; 1 - 1 = 0
+    area_of_9 = page.get_by_test_id("aj-field-9").get_attribute("data-area")
+    assert area_of_9 is not None
+    expect(page.get_by_test_id("aj-field-9")).to_have_class(HIGHLIGHTED)
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute("data-area", area_of_9)
+    expect(page.get_by_test_id("aj-field-1")).to_have_attribute("data-area", "1")
+    assert page.get_by_test_id("aj-field-1").get_attribute("data-area") != area_of_9
+    expect(page.get_by_test_id("aj-field-5")).not_to_have_class(HIGHLIGHTED)  # a pasture breaks areas
+    expect(page.get_by_test_id("aj-harvest-result")).to_contain_text("リンゴ 4 − ダイス 1 = ハチミツ 3")
+    fits_phone()
+    page.screenshot(path=shots / "applejack-harvest.png", full_page=True)
+
+    page.get_by_test_id("aj-supply").fill("5")
+    page.get_by_test_id("aj-final-go").click()
+    # final harvest at die 3: red 4 - 3 = 1, doubled 2; blossoms 1; supply 5 -> 8
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("8")
+    expect(page.get_by_test_id("aj-final-crop_doubled")).to_contain_text("2")
+    expect(page.get_by_test_id("aj-final-blossoms")).to_contain_text("1")
+    fits_phone()
+    page.screenshot(path=shots / "applejack.png", full_page=True)
+
+
+def test_placement_and_blossoms(page, open_game):
+    open_game("applejack")
+    build_small_orchard(page)
+    page.get_by_test_id("aj-times-2").check()
+    page.get_by_test_id("aj-blossoms-go").click()
+    expect(page.get_by_test_id("aj-blossoms-honey")).to_have_text("2")
+
+    page.get_by_test_id("aj-field-10").click()
+    page.get_by_test_id("aj-placement-go").click()
+    # price 2 paid; its w beehive (2) meets field 9's e beehive (3): +2 -> net 0
+    expect(page.get_by_test_id("aj-placement-result")).to_contain_text("ハチミツ +0")
+
+
+def test_a_bad_tile_is_marked_on_its_hex(page, open_game):
+    open_game("applejack")
+    set_tree(page, 2, {"red": 1}, hives=["e"])  # beehives but no price
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-field-errors")).to_contain_text("畑 2")
+    expect(page.get_by_test_id("aj-field-2")).to_have_class(re.compile(r"\bhas-error\b"))
+    expect(page.get_by_test_id("aj-editor-error")).to_be_visible()
+
+    page.get_by_test_id("aj-price").fill("2")  # fixing the tile clears the marks
+    expect(page.get_by_test_id("aj-field-errors")).to_have_count(0)
