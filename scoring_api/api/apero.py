@@ -57,9 +57,10 @@ def _display_facts(facts: dict, lang: str) -> dict:
     tag="apero",
     summary="Score Apero hands exactly, any hand size and number of sets.",
     description=(
-        "Each colour scores the largest value of + and × over all its cards; the hand "
-        "scores the sum. Returns per-colour scores with a checkable formula, totals and "
-        "the winners (ties share). Cards are checked against the deck of `sets` sets."
+        "Call to score Apero (アペロ) hands of any size: each colour scores the largest "
+        "value of + and × over all its cards, the hand the sum. Returns each colour's score "
+        "with a checkable formula, totals and the winners (ties share). Cards are checked "
+        "against `sets` decks."
     ),
 )
 def score(request: dict, lang: str) -> dict:

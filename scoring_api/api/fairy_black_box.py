@@ -80,7 +80,7 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     tag=TAG,
     summary="Final scores and winner of a finished Fairy & Black Box game.",
     description=(
-        "Give every player's mood, eliminated flag and treasure cards (name, points). "
+        "Call at game end: give every player's mood, eliminated flag and treasure cards (name, points). "
         "Survivors score the sum of their treasures; eliminated players score nothing. "
         "Ties go to the 〈きらきら〉 holder, then the higher mood, else the win is shared."
     ),
@@ -233,7 +233,7 @@ def end_check(request: dict, lang: str) -> dict:
     tag=TAG,
     summary="Who plays next in Fairy & Black Box after the active player is eliminated.",
     description=(
-        "Give the players still in with their treasure card counts. The one holding the "
+        "Call when the active player is eliminated: give the players still in with their treasure card counts. The one holding the "
         "fewest plays next; if several tie, all are returned and they settle it by "
         "rock-paper-scissors."
     ),

@@ -40,9 +40,9 @@ def _call_text(call, lang: str) -> str:
     tag="pedro",
     summary="Check a Pedro auction and name the high bidder.",
     description=(
-        "Give the dealer and the four calls in order from the dealer's left (an amount or "
-        "\"pass\"). Checks each call (range, beats the high bid, dealer forced after three "
-        "passes) and returns the high bidder's seat, team and amount."
+        "Call after a Pedro bidding round: give the dealer and the four calls in order from "
+        "the dealer's left (an amount or \"pass\"). Checks each call (range, beats the high "
+        "bid, dealer forced after three passes); returns the high bidder's seat, team and amount."
     ),
 )
 def auction(request: dict, lang: str) -> dict:
@@ -74,9 +74,9 @@ def auction(request: dict, lang: str) -> dict:
     tag="pedro",
     summary="Decide who wins a Pedro trick and which point cards it holds.",
     description=(
-        "Give trump, the leader's seat and the four cards in play order. Returns the winning "
-        "seat and team (highest trump, else highest card of the led suit; the Low Pedro is a "
-        "trump) and the point cards. With players' hands, also checks the follow rule."
+        "Call when a Pedro trick is complete: give trump, the leader's seat and the four cards "
+        "in play order. Returns the winning seat and team (highest trump, else highest of the "
+        "led suit; the Low Pedro is a trump) and its point cards. With hands, checks the follow rule."
     ),
 )
 def trick(request: dict, lang: str) -> dict:
@@ -201,9 +201,9 @@ def _settlement(result: Settlement, points: HandPoints, rules: Rules, lang: str)
     tag="pedro",
     summary="Settle one Pedro hand: bid made or set, new scores, game over.",
     description=(
-        "Give the bid, the scores before and each team's points (or trump and the captured "
-        "cards). Returns points with their point cards, whether the bid was made, deltas, "
-        "new scores, bidder-goes-out, game over and winner, with an explanation."
+        "Call to settle one Pedro hand: give the bid, the scores before and each team's points "
+        "(or trump and the captured cards). Returns points (0-14) with their point cards, bid "
+        "made or set, deltas, new scores, bidder-goes-out, game over and winner."
     ),
 )
 def hand(request: dict, lang: str) -> dict:
@@ -224,9 +224,9 @@ def hand(request: dict, lang: str) -> dict:
     tag="pedro",
     summary="Score a whole Pedro game from its hands: ledger, winner, next hand.",
     description=(
-        "Give every hand so far (bid plus points or captured cards), from 0-0. Returns the "
-        "running ledger, the scores, the winner or null, and what the next hand is (normal, "
-        "bidder goes out, or an extra hand after a tie)."
+        "Call to score a whole Pedro game: give every hand so far (bid plus points or captured "
+        "cards), from 0-0. Returns the running ledger, the scores, the winner or null, and the "
+        "next hand (normal, bidder goes out, or an extra hand after a tie)."
     ),
 )
 def game(request: dict, lang: str) -> dict:
