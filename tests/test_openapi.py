@@ -1,5 +1,6 @@
 """openapi.yaml is generated from the schemas, served as committed, and honoured by the app."""
 
+import os
 from pathlib import Path
 
 import schemathesis
@@ -86,8 +87,12 @@ def rejects_valid_shapes_only_for_game_rules(ctx, response, case):
     return None
 
 
+#: Examples per operation: 60 in the normal run; benchmarks/fuzz_long.sh asks for more.
+EXAMPLES = int(os.environ.get("CONTRACT_EXAMPLES", "60"))
+
+
 @schema.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_contract(case):
     """Schemathesis, all checks: no server error, every response matches the spec, invalid
     requests refused; valid ones accepted or refused only by a game rule (see above)."""

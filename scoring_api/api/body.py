@@ -47,42 +47,22 @@ def _unique_keys(pairs):
     return seen
 
 
-def _depth(text: str) -> int:
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def check_text(value) -> None:
-    """Refuse lone UTF-16 surrogates (``"\\ud800"``): valid JSON escapes, but no text."""
-    stack = [value]
+    """Refuse documents nested deeper than :data:`MAX_DEPTH` and lone UTF-16 surrogates
+    (``"\\ud800"``: valid JSON escapes, but no text). One pass, no recursion."""
+    stack = [(value, 1)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise _BadJson("a string holds a lone surrogate (\\ud800-\\udfff)") from None
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise _BadJson(f"nested deeper than {MAX_DEPTH} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
 
 
 def read_json():
@@ -94,8 +74,6 @@ def read_json():
         raise ApiError(400, "invalid_json", "errors.empty_body")
     try:
         text = raw.decode("utf-8")
-        if _depth(text) > MAX_DEPTH:
-            raise _BadJson(f"nested deeper than {MAX_DEPTH} levels")
         document = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
         check_text(document)
         return document
