@@ -20,6 +20,7 @@ def _color(score: apero.ColorScore, lang: str) -> dict:
         "label": label,
         "cards": list(score.cards),
         "score": score.score,
+        "score_text": str(score.score),
         "expression": score.expression,
         "explanation": t(
             "apero.color_single", lang, color_name=label, cards=len(score.cards),
@@ -33,6 +34,7 @@ def _player(hand: apero.HandScore, lang: str) -> dict:
     return {
         "name": hand.name,
         "total": hand.total,
+        "total_text": str(hand.total),
         "colors": [_color(c, lang) for c in hand.colors],
         "explanation": t("apero.total", lang, name=hand.name, parts=parts, total=hand.total),
     }

@@ -67,6 +67,10 @@ class ColorScoreSchema(StrictSchema):
     label = fields.String(required=True, metadata={"description": "Colour name in the requested language."})
     cards = fields.List(integer(), required=True, metadata={"description": "The colour's card values."})
     score = integer(required=True, metadata={"description": "The largest value any + / × expression reaches."})
+    score_text = fields.String(
+        required=True,
+        metadata={"description": "score as decimal text: exact in every JSON parser (scores of many sets pass 2^53)."},
+    )
     expression = fields.String(
         required=True,
         metadata={"description": "A formula over exactly these cards that evaluates to score.", "examples": ["(-1 + -2) × -3"]},
@@ -77,6 +81,7 @@ class ColorScoreSchema(StrictSchema):
 class PlayerScoreSchema(StrictSchema):
     name = fields.String(required=True)
     total = integer(required=True, metadata={"description": "Sum of the colour scores."})
+    total_text = fields.String(required=True, metadata={"description": "total as decimal text (exact beyond 2^53)."})
     colors = fields.List(fields.Nested(ColorScoreSchema), required=True, metadata={"description": "Held colours in deck order."})
     explanation = fields.String(required=True)
 

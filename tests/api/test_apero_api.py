@@ -93,6 +93,15 @@ def test_a_full_two_set_deck_in_one_hand(client):
     assert body["players"][0]["total"] == sum(c["score"] for c in colors)
 
 
+def test_scores_beyond_2_to_the_53_are_also_given_as_exact_text(client):
+    purple = [card("purple", v) for v, n in {-3: 20, -2: 30, -1: 10}.items() for _ in range(n)]
+    body = client.post(URL, json={"sets": 10, "players": [{"name": "A", "cards": purple}]}).get_json()
+    colour = body["players"][0]["colors"][0]
+    assert colour["score"] == 215892499727278669824 > 2**53  # the group DP's value (tests/games)
+    assert colour["score_text"] == "215892499727278669824"
+    assert body["players"][0]["total_text"] == "215892499727278669824"
+
+
 # -- Bad input ---------------------------------------------------------------------------
 
 

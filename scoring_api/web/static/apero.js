@@ -108,13 +108,13 @@ function resultView() {
   const players = result.players.map((p, k) => {
     const ui = state.sentIndex[k];
     return h('article', { class: 'card-box result', testid: `apero-result-${ui}` },
-      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `apero-total-${ui}` }, String(p.total)), h('span', { class: 'unit' }, t('apero.points'))),
+      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `apero-total-${ui}` }, p.total_text), h('span', { class: 'unit' }, t('apero.points'))),
       h('table', { class: 'score-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('apero.color')), h('th', { scope: 'col' }, t('apero.expression')), h('th', { scope: 'col' }, t('apero.score')))),
         h('tbody', null, p.colors.map((c) => h('tr', { testid: `apero-color-${ui}-${c.color}` },
           h('th', { scope: 'row' }, h('span', { class: `swatch c-${c.color}`, 'aria-hidden': 'true' }), c.label),
           h('td', { class: 'expr' }, c.expression),
-          h('td', { class: 'num' }, String(c.score)))))),
+          h('td', { class: 'num' }, c.score_text))))),
       h('p', { class: 'explanation' }, p.explanation));
   });
   return [
