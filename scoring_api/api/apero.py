@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..errors import rule_error
 from ..games import apero
 from ..i18n import join_list, t
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
@@ -57,6 +56,7 @@ def _display_facts(facts: dict, lang: str) -> dict:
     request=AperoScoreRequestSchema,
     response=AperoScoreResponseSchema,
     tag="apero",
+    display_facts=_display_facts,
     summary="Score Apero hands exactly, any hand size and number of sets.",
     description=(
         "Call to score Apero (アペロ) hands of any size: each colour scores the largest "
@@ -69,10 +69,7 @@ def score(request: dict, lang: str) -> dict:
     players = [
         (p["name"], [(c["color"], c["value"]) for c in p["cards"]]) for p in request["players"]
     ]
-    try:
-        game = apero.score_game(players, request["sets"])
-    except apero.AperoError as error:
-        raise rule_error(error, "apero", lang, **_display_facts(error.facts, lang)) from None
+    game = apero.score_game(players, request["sets"])
     top = max(h.total for h in game.players)
     names = join_list(game.winners, lang)
     key = "apero.winners_one" if len(game.winners) == 1 else "apero.winners_tied"

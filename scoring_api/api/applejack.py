@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import rule_error
 from ..games import applejack
-from ..i18n import t
+from ..i18n import join_list, t
 from ..schemas import applejack as schemas
 from .operations import operation
 
@@ -14,7 +13,7 @@ ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
 
 def _join(items, lang: str) -> str:
     items = [str(item) for item in items]
-    return t("applejack.list_separator", lang).join(items) if items else t("applejack.none", lang)
+    return join_list(items, lang) if items else t("applejack.none", lang)
 
 
 def _edge(edge: str, lang: str) -> str:
@@ -35,14 +34,6 @@ def _display_facts(facts: dict, lang: str) -> dict:
     if "varieties" in facts:
         shown["varieties_text"] = _join(facts["varieties"], lang)
     return shown
-
-
-def _rules(call, lang: str):
-    """Run a rules function; its refusal becomes a 400 with the message in ``lang``."""
-    try:
-        return call()
-    except applejack.ApplejackError as error:
-        raise rule_error(error, TAG, lang, **_display_facts(error.facts, lang)) from None
 
 
 # -- Harvests -------------------------------------------------------------------------
@@ -98,6 +89,7 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
     request=schemas.ApplejackHarvestRequestSchema,
     response=schemas.ApplejackHarvestResponseSchema,
     tag=TAG,
+    display_facts=_display_facts,
     summary="Applejack: honey from one harvest of 1 or 2 apple varieties at die 1-3.",
     description=(
         "Call when the die passes apple symbols. Finds each connected area of tiles showing "
@@ -107,7 +99,7 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
 )
 def harvest(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
-    found = _rules(lambda: applejack.harvests(orchard, request["varieties"], request["die"]), lang)
+    found = applejack.harvests(orchard, request["varieties"], request["die"])
     harvests = [_harvest(h, orchard, lang) for h in found]
     honey = sum(h.honey for h in found)
     return {
@@ -148,6 +140,7 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
     request=schemas.ApplejackPlacementRequestSchema,
     response=schemas.ApplejackPlacementResponseSchema,
     tag=TAG,
+    display_facts=_display_facts,
     summary="Applejack: honey change of placing one tile (price or +2 pasture, beehive links).",
     description=(
         "Call after a player places a tile: give the orchard before, the tile with its field, "
@@ -157,7 +150,7 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
 )
 def placement(request: dict, lang: str) -> dict:
     tile = request["tile"]
-    placed = _rules(lambda: applejack.place(request["orchard"], tile, request["pay"]), lang)
+    placed = applejack.place(request["orchard"], tile, request["pay"])
     if placed.as_pasture:
         explanation = t("applejack.placement_pasture", lang, field=placed.field, bonus=placed.pasture_bonus)
     else:
@@ -187,6 +180,7 @@ def placement(request: dict, lang: str) -> dict:
     request=schemas.ApplejackBlossomsRequestSchema,
     response=schemas.ApplejackBlossomsResponseSchema,
     tag=TAG,
+    display_facts=_display_facts,
     summary="Applejack: honey from blossom scoring when the die crosses the bridge.",
     description=(
         "Call when the die crosses the bridge (not in the solo game): honey = all blossoms "
@@ -196,7 +190,7 @@ def placement(request: dict, lang: str) -> dict:
 )
 def blossoms(request: dict, lang: str) -> dict:
     orchard, times = request["orchard"], request["times"]
-    honey = _rules(lambda: applejack.blossom_honey(orchard, times), lang)
+    honey = applejack.blossom_honey(orchard, times)
     count = applejack.blossoms(orchard)
     return {
         "blossoms": count,
@@ -213,6 +207,7 @@ def blossoms(request: dict, lang: str) -> dict:
     request=schemas.ApplejackFinalRequestSchema,
     response=schemas.ApplejackFinalResponseSchema,
     tag=TAG,
+    display_facts=_display_facts,
     summary="Applejack: a player's final score in honey, every step broken out.",
     description=(
         "Call at game end with the orchard and the honey in supply. Harvests every variety at "
@@ -222,7 +217,7 @@ def blossoms(request: dict, lang: str) -> dict:
 )
 def final(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
-    score = _rules(lambda: applejack.final_score(orchard, request["supply"]), lang)
+    score = applejack.final_score(orchard, request["supply"])
     harvests = [_harvest(h, orchard, lang) for h in score.harvests]
     profitable = list(score.profitable_varieties)
     numbers = {
@@ -257,6 +252,7 @@ def final(request: dict, lang: str) -> dict:
     request=schemas.ApplejackStartingHoneyRequestSchema,
     response=schemas.ApplejackStartingHoneyResponseSchema,
     tag=TAG,
+    display_facts=_display_facts,
     summary="Applejack: honey each seat starts with, for 1 (solo) to 4 players.",
     description=(
         "Call when setting up a game. Returns the starting honey by seat, first player first: "

@@ -35,6 +35,8 @@ class Operation:
     summary: str
     description: str
     tag: str
+    #: Optional ``(facts, lang) -> extra facts`` for refusal messages (localized names).
+    display_facts: Callable[[dict, str], dict] | None = None
 
     def run(self, payload, lang: str) -> dict:
         """Load ``payload`` with the request schema, apply the rules, dump the result.
@@ -46,7 +48,8 @@ class Operation:
         try:
             result = self.handler(data, lang)
         except RuleError as error:
-            raise rule_error(error, self.tag, lang) from None
+            shown = self.display_facts(error.facts, lang) if self.display_facts else {}
+            raise rule_error(error, self.tag, lang, **shown) from None
         return self.response_schema.dump(result)
 
     @cached_property
