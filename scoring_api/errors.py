@@ -79,18 +79,26 @@ def _body(status: int, code: str, message: str, details=None) -> tuple[dict, int
     return {"error": {"code": code, "message": message, "details": details or {}}}, status
 
 
-def _api_error(error: ApiError):
-    lang = response_lang()
-    return _body(error.status, error.code, t(error.message_key, lang, **error.params), error.details)
+def api_error_body(error: ApiError, lang: str) -> dict:
+    """The error document of an :class:`ApiError` in ``lang``."""
+    return _body(error.status, error.code, t(error.message_key, lang, **error.params), error.details)[0]
 
 
-def _validation_error(error: ValidationError):
-    lang = response_lang()
+def validation_error_body(error: ValidationError, lang: str) -> dict:
+    """The error document of marshmallow's refusal: each bad field by JSON path, in ``lang``."""
     details = {
         path: [translate_validation(m, lang) for m in texts]
         for path, texts in json_paths(error.messages).items()
     }
-    return _body(400, "invalid_input", t("errors.invalid_input", lang), details)
+    return _body(400, "invalid_input", t("errors.invalid_input", lang), details)[0]
+
+
+def _api_error(error: ApiError):
+    return api_error_body(error, response_lang()), error.status
+
+
+def _validation_error(error: ValidationError):
+    return validation_error_body(error, response_lang()), 400
 
 
 _HTTP_CODES = {

@@ -25,8 +25,8 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import ValidationError
 
 from ..api.operations import Operation, find_operation, load_operations
-from ..errors import ApiError, json_paths
-from ..i18n import join_list, t, translate_validation
+from ..errors import ApiError, api_error_body, validation_error_body
+from ..i18n import join_list, t
 
 #: Keywords strict function calling accepts (others are dropped from tool schemas).
 STRICT_KEYWORDS = {
@@ -202,14 +202,10 @@ def error_body(error: Exception, lang: str) -> dict:
     """A failed tool call as the service's error JSON (what a REST client would get), so a
     model reads the same field-level reasons: for the chat loop and the MCP server."""
     if isinstance(error, ValidationError):
-        details = {
-            path: [translate_validation(message, lang) for message in texts]
-            for path, texts in json_paths(error.messages).items()
-        }
-        code, message = "invalid_input", t("errors.invalid_input", lang)
-    elif isinstance(error, ApiError):
-        code, message, details = error.code, t(error.message_key, lang, **error.params), error.details
-    elif isinstance(error, UnknownTool):
+        return validation_error_body(error, lang)
+    if isinstance(error, ApiError):
+        return api_error_body(error, lang)
+    if isinstance(error, UnknownTool):
         code, details = "unknown_tool", {}
         message = unknown_tool_message(str(error), lang)
     elif isinstance(error, ValueError):
