@@ -13,7 +13,7 @@ import importlib
 import pkgutil
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Callable
 
 from flask import Blueprint, jsonify, request
@@ -101,14 +101,26 @@ def _view(op: Operation):
 
 
 def find_operation(operation_id: str) -> Operation | None:
-    return next((op for op in load_operations() if op.operation_id == operation_id), None)
+    return _by_id().get(operation_id)
 
 
-def load_operations() -> list[Operation]:
-    """Import every module of this package, so that each game registers its operations."""
+@lru_cache(maxsize=1)
+def _discover() -> None:
+    """Import every module of this package once, so that each game registers its operations."""
     package = importlib.import_module(__package__)
     for module in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{__package__}.{module.name}")
+
+
+@lru_cache(maxsize=1)
+def _by_id() -> dict[str, Operation]:
+    return {op.operation_id: op for op in load_operations()}
+
+
+def load_operations() -> list[Operation]:
+    """Every registered operation (the package's modules are imported on the first call;
+    a tool call or a chat round no longer lists the package folder each time)."""
+    _discover()
     return OPERATIONS
 
 
