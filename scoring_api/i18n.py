@@ -31,12 +31,24 @@ def _catalogue() -> dict:
     return catalogue
 
 
+@lru_cache(maxsize=1)
+def _sentences() -> dict[str, dict[str, str]]:
+    """The catalogue flattened to ``{"apero.total": {"ja": ..., "en": ...}}``: one lookup
+    per sentence instead of a walk per dotted part."""
+    flat: dict[str, dict[str, str]] = {}
+    stack = [("", _catalogue())]
+    while stack:
+        prefix, node = stack.pop()
+        if isinstance(node, dict):
+            if DEFAULT_LANG in node and isinstance(node[DEFAULT_LANG], str):
+                flat[prefix] = node
+            stack.extend((f"{prefix}.{k}" if prefix else k, v) for k, v in node.items() if isinstance(k, str))
+    return flat
+
+
 def t(key: str, lang: str, **params) -> str:
     """The sentence ``key`` in ``lang``, with ``params`` filled in."""
-    entry = _catalogue()
-    for part in key.split("."):
-        entry = entry[part]
-    return entry[lang].format(**params)
+    return _sentences()[key][lang].format(**params)
 
 
 @lru_cache(maxsize=1)
