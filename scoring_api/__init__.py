@@ -28,10 +28,12 @@ def create_app(config: dict | None = None) -> Flask:
     from . import errors
     from .api import assistant, meta
     from .api.operations import make_blueprint
+    from .json_provider import OrjsonProvider
     from .assistant.prompts import default_prompts_dir, load_prompts
     from .web import bp as web
 
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config.from_prefixed_env("SCORING")
     for name in MODEL_SETTINGS:
@@ -43,8 +45,6 @@ def create_app(config: dict | None = None) -> Flask:
         app.extensions["prompts"] = load_prompts(Path(folder))
     else:
         app.logger.warning("prompts not found; the chat answers 503 until PROMPTS_DIR is set")
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
     errors.register(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(make_blueprint())

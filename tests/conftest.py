@@ -3,7 +3,10 @@
 import pytest
 
 from scoring_api import create_app
+from scoring_api.schemas import compiled
 from tests.fake_openai import FakeModel
+
+compiled.VERIFY = True  # every load and dump in every test is checked against marshmallow's
 
 API_KEY = "sk-test-9f8e7d6c5b4a"  # must never appear in a response or a log line
 

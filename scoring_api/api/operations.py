@@ -21,6 +21,7 @@ from marshmallow import Schema, fields
 
 from ..errors import rule_error
 from ..games.errors import RuleError
+from ..schemas import compiled
 from .body import read_json, request_lang
 
 
@@ -44,13 +45,13 @@ class Operation:
         The one road every caller takes (REST view, tool call, MCP): invalid input raises
         marshmallow's ValidationError, a rule's refusal an ApiError (both 400s).
         """
-        data = self.request_schema.load(payload)
+        data = self.load(payload)
         try:
             result = self.handler(data, lang)
         except RuleError as error:
             shown = self.display_facts(error.facts, lang) if self.display_facts else {}
             raise rule_error(error, self.tag, lang, **shown) from None
-        return self.response_schema.dump(result)
+        return self.dump(result)
 
     @cached_property
     def request_schema(self) -> Schema:
@@ -60,6 +61,16 @@ class Operation:
     @cached_property
     def response_schema(self) -> Schema:
         return self.response()
+
+    @cached_property
+    def load(self) -> Callable:
+        """``request_schema.load``, compiled (same result, a fraction of the time)."""
+        return compiled.loader(self.request_schema)
+
+    @cached_property
+    def dump(self) -> Callable:
+        """``response_schema.dump``, compiled."""
+        return compiled.dumper(self.response_schema)
 
 
 OPERATIONS: list[Operation] = []

@@ -1,0 +1,106 @@
+"""The fast JSON reader and writer give the same documents as the strict reference.
+
+``parse_document`` (orjson, with checks) must return exactly what ``strict_document``
+(Python's json with a hook on every object) returns, or refuse what it refuses: repeated
+keys, NaN, lone surrogates, nesting deeper than 32, and integers beyond 64 bits (exact).
+"""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring_api import create_app
+from scoring_api.api.body import MAX_DEPTH, parse_document, strict_document
+
+LEAVES = (
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+)
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=25)
+TOKENS = st.sampled_from([
+    b"{", b"}", b"[", b"]", b'"a"', b'"a"', b'"b"', b'"a:b"', b'"\\"a"', b":", b":", b",", b",", b"1", b"-0", b"2.5",
+    b"18446744073709551616", b"-9223372036854775809", b"9223372036854775807", b"1e400", b"NaN", b"-Infinity",
+    b'"\\ud800"', b'"\\ud83d\\ude00"', b'"\\u0061"', b" ", b"\n", b"true", b"null", b'"\xc3\x28"', b'"\xe3\x81\x82"',
+])
+
+
+def outcome(read, raw: bytes):
+    try:
+        document = read(raw)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        return "refused", str(error)
+    return "read", json.dumps(document)  # json.dumps tells 1 from 1.0 and keeps key order
+
+
+def assert_same(raw: bytes):
+    fast, strict = outcome(parse_document, raw), outcome(strict_document, raw)
+    assert fast == strict, raw
+
+
+@settings(max_examples=400, deadline=None)
+@given(VALUES, st.booleans())
+def test_any_json_document_reads_the_same(value, ascii_only):
+    assert_same(json.dumps(value, ensure_ascii=ascii_only).encode())
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TOKENS, max_size=14))
+def test_any_token_soup_reads_the_same_or_is_refused_the_same(tokens):
+    assert_same(b"".join(tokens))
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"a": 1, "a": 2}', b'{"a": {"b": 1, "b": 1}}', b'{"a": 1, "\\u0061": 2}', b'[{"x": 1}, {"x": 1, "x": 1}]',
+])
+def test_a_repeated_key_is_refused(raw):
+    with pytest.raises(ValueError, match="duplicate key"):
+        parse_document(raw)
+
+
+def test_colons_inside_strings_are_no_keys():
+    assert parse_document(b'{"name": "a:b", "t": "12:30"}') == {"name": "a:b", "t": "12:30"}
+
+
+def test_nesting_is_read_to_the_limit_and_refused_beyond():
+    assert parse_document(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) is not None
+    with pytest.raises(ValueError, match="nested deeper"):
+        parse_document(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
+
+
+@pytest.mark.parametrize("number", [2**63, 2**64, 2**64 + 1, -(2**63) - 1, 10**30])
+def test_integers_beyond_64_bits_stay_exact(number):
+    assert parse_document(f'{{"x": {number}}}'.encode()) == {"x": number}
+    assert parse_document(str(number).encode()) == number
+
+
+def test_a_lone_surrogate_is_refused_with_the_reference_message():
+    with pytest.raises(ValueError, match="lone surrogate"):
+        parse_document(b'{"x": "\\ud800"}')
+
+
+def test_responses_beyond_64_bits_are_written_exactly():
+    app = create_app({"TESTING": True})
+    with app.app_context():
+        response = app.json.response({"total": 2**70, "name": "紫"})
+    assert response.mimetype == "application/json"
+    assert json.loads(response.get_data()) == {"total": 2**70, "name": "紫"}
+    assert "紫".encode() in response.get_data()  # UTF-8, not \\u escapes, on both roads
+
+
+def test_a_body_shorter_than_its_content_length_is_a_400(client):
+    response = client.post(
+        "/api/v1/fairy-black-box/next-player", data=b"{}", content_type="application/json",
+        environ_overrides={"CONTENT_LENGTH": "10"},
+    )
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"]
+
+
+@pytest.mark.parametrize("query, lang", [("", "ja"), ("?lang=en", "en"), ("?lang=ja", "ja"), ("?x=1&lang=en", "en")])
+def test_the_language_from_plain_and_other_query_strings(client, query, lang):
+    body = {"players": [{"name": "Aki", "cards": [{"color": "red", "value": 1}]}]}
+    response = client.post(f"/api/v1/apero/score{query}", json=body)
+    assert response.status_code == 200
+    assert response.get_json()["players"][0]["colors"][0]["label"] == {"ja": "赤", "en": "red"}[lang]

@@ -1,0 +1,263 @@
+"""The compiled load and dump (scoring_api/schemas/compiled.py) against marshmallow itself.
+
+For every operation's request schema, generated documents (mostly valid, some with wrong
+types, values out of range, missing or unknown keys) must either load to exactly what
+``schema.load`` gives, or fall back; a document marshmallow refuses must always fall back.
+Dumps of the handlers' results must equal ``schema.dump``'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
+
+from scoring_api import create_app
+from scoring_api.api.operations import load_operations
+from scoring_api.games.errors import RuleError
+from scoring_api.schemas import compiled
+from scoring_api.schemas.common import JsonBoolean, JsonInteger, StrictSchema, integer
+
+create_app()  # registers every operation
+OPERATIONS = {op.operation_id: op for op in load_operations()}
+BENCHMARK = json.loads((Path(__file__).parents[2] / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
+BENCHMARK.pop("_comment")
+
+WEIRD = st.sampled_from([None, True, False, 0, 1, -1, 2.0, 1.5, "", "x", "pass", "1", [], {}, [1], {"a": 1}, 10**20])
+
+
+def _rule(field, kind):
+    return next((v for v in field.validators if isinstance(v, kind)), None)
+
+
+def _valid(field: fields.Field, depth: int) -> st.SearchStrategy:
+    one_of, span, size = _rule(field, validate.OneOf), _rule(field, validate.Range), _rule(field, validate.Length)
+    if one_of is not None:
+        return st.sampled_from(list(one_of.choices))
+    if isinstance(field, (JsonInteger, fields.Integer)):
+        low = span.min if span and span.min is not None else -3
+        high = span.max if span and span.max is not None else 30
+        return st.integers(low - 1, min(high + 1, low + 60))
+    if isinstance(field, (JsonBoolean, fields.Boolean)):
+        return st.booleans()
+    if isinstance(field, fields.String):
+        low = size.min if size and size.min else 0
+        return st.text(min_size=low, max_size=max(low, min(size.max if size and size.max else 12, 12)))
+    if isinstance(field, fields.List):
+        low = size.min if size and size.min else 0
+        return st.lists(_value(field.inner, depth + 1), min_size=low, max_size=max(low, min(size.max or 6, 6)))
+    if isinstance(field, fields.Nested):
+        return document(field.schema, depth + 1)
+    if isinstance(field, fields.Dict):
+        keys = _valid(field.key_field, depth + 1) if field.key_field else st.text(max_size=4)
+        values = _value(field.value_field, depth + 1) if field.value_field else WEIRD
+        return st.dictionaries(keys, values, max_size=4)
+    return st.one_of(st.integers(-2, 30), WEIRD)
+
+
+def _value(field: fields.Field, depth: int) -> st.SearchStrategy:
+    valid = _valid(field, depth) if depth < 6 else WEIRD
+    return st.one_of(valid, valid, valid, valid, valid, valid, WEIRD)
+
+
+def document(schema: Schema, depth: int = 0) -> st.SearchStrategy:
+    """Documents for ``schema``: mostly valid, sometimes a key dropped or one too many."""
+    required, optional = {}, {}
+    for name, field in schema.load_fields.items():
+        key = field.data_key or name
+        (required if field.required else optional)[key] = _value(field, depth)
+    base = st.fixed_dictionaries(required, optional=optional)
+
+    def mutate(doc, how, key):
+        doc = dict(doc)
+        if how == "drop" and doc:
+            doc.pop(sorted(doc)[key % len(doc)])
+        elif how == "unknown":
+            doc["unexpected"] = key
+        return doc
+
+    how = st.sampled_from(["keep"] * 8 + ["drop", "unknown"])
+    return st.builds(mutate, base, how, st.integers(0, 20))
+
+
+def outcome(function, data):
+    try:
+        return "ok", function(data)
+    except compiled.Fallback:
+        return "fallback", None
+    except Exception as error:  # noqa: BLE001 - compared by type below
+        return type(error).__name__, None
+
+
+def check_load(schema: Schema, data) -> str:
+    fast = compiled._schema_loader(schema, schema.unknown)
+    got, value = outcome(fast, data)
+    expected, reference = outcome(schema.load, data)
+    if got == "ok":
+        assert expected == "ok" and value == reference
+    elif expected == "ValidationError":
+        assert got == "fallback"
+    elif got != "fallback":
+        assert got == expected  # a rule's own exception, raised on both roads
+    return got
+
+
+@pytest.mark.parametrize("operation_id", sorted(OPERATIONS))
+def test_compiled_load_equals_marshmallow(operation_id):
+    schema = OPERATIONS[operation_id].request_schema
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(document(schema))
+    def run(data):
+        check_load(schema, data)
+
+    run()
+
+
+@pytest.mark.parametrize("operation_id", sorted(set(OPERATIONS) - {"chat"}))
+def test_compiled_dump_equals_marshmallow(operation_id):
+    op = OPERATIONS[operation_id]
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(document(op.request_schema), st.sampled_from(["ja", "en"]))
+    def run(data, lang):
+        try:
+            result = op.handler(op.request_schema.load(data), lang)
+        except (ValidationError, RuleError):
+            return
+        got, value = outcome(compiled._schema_dumper(op.response_schema), result)
+        assert got in ("ok", "fallback")
+        if got == "ok":
+            assert value == op.response_schema.dump(result)
+
+    run()
+
+
+@pytest.mark.parametrize("key", sorted(BENCHMARK))
+def test_benchmark_requests_take_the_compiled_road_both_ways(key):
+    method, path = key.split(" ", 1)
+    path, _, query = path.partition("?")
+    op = next(o for o in load_operations() if o.method == method and f"/api/v1{o.path}" == path)
+    data = BENCHMARK[key] if method == "POST" else {k: int(v) for k, v in [query.split("=")]}
+    loaded = compiled._schema_loader(op.request_schema, op.request_schema.unknown)(data)
+    assert loaded == op.request_schema.load(data)
+    result = op.handler(loaded, "ja")
+    assert compiled._schema_dumper(op.response_schema)(result) == op.response_schema.dump(result)
+
+
+# --- the module's rules on a schema built for them --------------------------------------
+
+
+@dataclass
+class Point:
+    x: int
+    label: str | None = None
+
+
+class PointSchema(StrictSchema):
+    x = integer(required=True, validate=validate.Range(0, 9))
+    label = fields.String(allow_none=True, load_default=None)
+
+    @post_load
+    def to_point(self, data, **_):
+        return Point(**data)
+
+
+class ShapeSchema(StrictSchema):
+    kind = fields.String(required=True, data_key="type", validate=validate.OneOf(["dot", "line"]))
+    points = fields.List(fields.Nested(PointSchema), required=True, validate=validate.Length(1, 3))
+    tags = fields.Dict(keys=fields.String(validate=validate.Length(1, 3)), values=integer(), load_default=dict)
+    closed = fields.Boolean(load_default=False)
+    extra = fields.Raw(allow_none=True)
+    trimmed = fields.String(pre_load=[str.strip])  # field-level pre_load: marshmallow's own
+    even = integer(validate=lambda n: n % 2 == 0 or (_ for _ in ()).throw(ValidationError("odd")))
+    many = fields.Nested(PointSchema, many=True)
+
+
+SHAPE = ShapeSchema()
+FAST = compiled._schema_loader(SHAPE, SHAPE.unknown)
+
+
+def test_a_plain_document_loads_on_the_compiled_road_with_defaults_and_hooks():
+    data = {"type": "line", "points": [{"x": 1}, {"x": 9, "label": None}], "tags": {"ab": 2}, "extra": [1, {"z": None}]}
+    loaded = FAST(data)
+    assert loaded == {"kind": "line", "points": [Point(1), Point(9)], "tags": {"ab": 2}, "closed": False, "extra": [1, {"z": None}]}
+    assert loaded == SHAPE.load(data)
+    assert FAST({"type": "dot", "points": [{"x": 0}]})["tags"] == {}  # a callable default is called
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "dot", "points": [{"x": 2.0}]},  # 2.0 is 2 for marshmallow: not the compiled road's call
+    {"type": "dot", "points": [{"x": 10}]},  # out of range
+    {"type": "dot", "points": [{"x": True}]},  # a bool is no integer
+    {"type": "dot", "points": []},  # too short
+    {"type": "square", "points": [{"x": 1}]},  # not one of
+    {"kind": "dot", "points": [{"x": 1}]},  # the attribute name is not the data key
+    {"type": "dot", "points": [{"x": 1}], "tags": {"long": 1}},  # key validator
+    {"type": "dot", "points": [{"x": 1}], "closed": "yes"},  # marshmallow's Boolean takes it
+    {"type": None, "points": [{"x": 1}]},  # null where not allowed
+    {"type": "dot", "points": [{"x": 1, "y": 2}]},  # unknown key, nested
+    [{"type": "dot"}],  # not an object
+])
+def test_anything_unusual_falls_back_to_marshmallow(data):
+    with pytest.raises(compiled.Fallback):
+        FAST(data)
+    load = compiled.loader(SHAPE)
+    try:
+        expected = SHAPE.load(data)
+    except ValidationError as error:
+        with pytest.raises(ValidationError) as raised:
+            load(data)
+        assert raised.value.messages == error.messages
+    else:
+        assert load(data) == expected
+
+
+def test_fields_the_module_does_not_know_are_marshmallows_own():
+    data = {"type": "dot", "points": [{"x": 1}], "trimmed": "  a ", "even": 4, "many": [{"x": 3}]}
+    assert FAST(data) == SHAPE.load(data)
+    assert FAST(data)["trimmed"] == "a" and FAST(data)["many"] == [Point(3)]
+    with pytest.raises(compiled.Fallback):
+        FAST({**data, "even": 3})
+
+
+def test_exclude_drops_unknown_keys_like_marshmallow():
+    schema = ShapeSchema(unknown=EXCLUDE)
+    data = {"type": "dot", "points": [{"x": 1}], "other": 1}
+    assert compiled._schema_loader(schema, schema.unknown)(data) == schema.load(data)
+
+
+class OutSchema(Schema):
+    name = fields.String(required=True)
+    score = fields.Integer()
+    won = fields.Boolean()
+    cards = fields.List(fields.Integer())
+    best = fields.Nested(PointSchema)
+    shown = fields.Integer(as_string=True)
+
+
+def test_dumps_dicts_and_objects_like_marshmallow():
+    fast = compiled._schema_dumper(OutSchema())
+    for obj in [
+        {"name": "Aki", "score": 3, "won": True, "cards": (1, 2), "best": Point(1, "a"), "shown": 5},
+        {"name": "Aki", "score": None, "won": False, "cards": [], "best": None, "shown": 5, "ignored": 1},
+    ]:
+        assert fast(obj) == OutSchema().dump(obj)
+    assert fast(obj)["shown"] == "5"
+
+
+@pytest.mark.parametrize("obj", [
+    {"name": "Aki", "won": True, "cards": [1], "best": None, "shown": 1},  # a key missing: dump_default rules
+    {"name": "Aki", "score": True, "won": True, "cards": [1], "best": None, "shown": 1},  # int(True)
+    {"name": 7, "score": 3, "won": True, "cards": [1], "best": None, "shown": 1},  # str(7)
+    {"name": "Aki", "score": 3, "won": True, "cards": {1}, "best": None, "shown": 1},  # a set
+])
+def test_dumps_fall_back_where_marshmallow_converts(obj):
+    with pytest.raises(compiled.Fallback):
+        compiled._schema_dumper(OutSchema())(obj)
+    assert compiled.dumper(OutSchema())(obj) == OutSchema().dump(obj)
