@@ -31,12 +31,11 @@ def _catalogue() -> dict:
     return catalogue
 
 
-@lru_cache(maxsize=1)
-def _sentences() -> dict[str, dict[str, str]]:
-    """The catalogue flattened to ``{"apero.total": {"ja": ..., "en": ...}}``: one lookup
-    per sentence instead of a walk per dotted part."""
+def _flatten(catalogue: dict) -> dict[str, dict[str, str]]:
+    """The catalogue as ``{"apero.total": {"ja": ..., "en": ...}}``: one lookup per
+    sentence instead of a walk per dotted part."""
     flat: dict[str, dict[str, str]] = {}
-    stack = [("", _catalogue())]
+    stack = [("", catalogue)]
     while stack:
         prefix, node = stack.pop()
         if isinstance(node, dict):
@@ -46,9 +45,13 @@ def _sentences() -> dict[str, dict[str, str]]:
     return flat
 
 
+#: Every sentence by dotted key, read once at import (a scorer's answer uses up to ~25).
+SENTENCES = _flatten(_catalogue())
+
+
 def t(key: str, lang: str, **params) -> str:
     """The sentence ``key`` in ``lang``, with ``params`` filled in."""
-    return _sentences()[key][lang].format(**params)
+    return SENTENCES[key][lang].format_map(params)
 
 
 @lru_cache(maxsize=1)

@@ -104,3 +104,24 @@ def test_the_language_from_plain_and_other_query_strings(client, query, lang):
     response = client.post(f"/api/v1/apero/score{query}", json=body)
     assert response.status_code == 200
     assert response.get_json()["players"][0]["colors"][0]["label"] == {"ja": "赤", "en": "red"}[lang]
+
+
+NEXT_PLAYER = {"players": [{"name": "Aki", "treasure_count": 2}, {"name": "Ben", "treasure_count": 1}]}
+
+
+def test_a_chunked_body_is_read_by_werkzeug(client):
+    import io
+
+    raw = json.dumps(NEXT_PLAYER).encode()
+    response = client.post(
+        "/api/v1/fairy-black-box/next-player", input_stream=io.BytesIO(raw), content_type="application/json",
+        environ_overrides={"wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"},
+    )
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["next_players"] == ["Ben"]
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/json;charset=UTF-8", "application/problem+json"])
+def test_json_content_types_with_parameters_or_suffixes_are_json(client, content_type):
+    response = client.post("/api/v1/fairy-black-box/next-player", data=json.dumps(NEXT_PLAYER), content_type=content_type)
+    assert response.status_code == 200, response.get_json()
