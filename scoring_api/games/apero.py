@@ -10,8 +10,8 @@ Rules: ``shared/rules/apero.md`` (designer's notes, seed 000).
   tie-break).
 * A request may not hold more copies of a card than the sets in play contain.
 
-How the maximum is found (complexity O(k²) per colour, k = number of cards of magnitude 1,
-which the deck bounds by 2 per set; at most 24 such enumerations for a minus colour):
+How the maximum is found (complexity O(k) per colour, k = number of cards of magnitude 1,
+which the deck bounds by 2 per set; at most 24 such searches for a minus colour):
 
 1. *Expressions are products of group sums.*  Partition the colour's cards into groups,
    add inside each group and multiply the group sums.
@@ -38,13 +38,15 @@ which the deck bounds by 2 per set; at most 24 such enumerations for a minus col
 3. *Core groups.*  Call ``{3} {2} {1} {1,1} {1,2} {1,3} {1,1,1}`` (magnitudes) the core
    groups.  A partition using only core groups is fixed by ``x`` = number of ``{1,2}``,
    ``y`` = number of ``{1,3}`` and the split of the remaining 1s into singles, pairs and
-   triples; :func:`_core` enumerates all of them for a required parity of the group count.
+   triples; :func:`_core` finds the best of them for a required parity of the group count
+   (1s join 2s before 3s, and the best split of the other 1s is known, :func:`_ones_split`).
    Plus colours need nothing else (step 2).  For minus colours, any TWO non-core groups
    (sum <= 7) can be regrouped into an even number of groups with at most one non-core
    group and at least the same product (a finite fact over 23 × 23 pairs, checked by
    ``tests/games/test_apero_proof.py``); repeating this, some optimal partition has at most
    ONE non-core group, so trying each non-core group (or none) around :func:`_core` is
-   exhaustive.
+   exhaustive.  A non-core group is skipped when a bound shows it cannot beat the best
+   partition found so far (:func:`_may_beat`).
 
 The tests also compare this with a brute-force enumeration of every expression (up to 8
 cards) and with a plain max/min dynamic program over every sub-multiset (up to 24 cards).
@@ -52,10 +54,9 @@ cards) and with a plain max/min dynamic program over every sub-multiset (up to 2
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections import Counter
-from dataclasses import dataclass
-from functools import lru_cache
+from typing import NamedTuple
 
 from .errors import RuleError
 
@@ -89,10 +90,18 @@ COLOR_ALIASES: dict[str, str] = {
     "オレンジ": "orange",
 }
 
+#: +1 for the plus colours, -1 for the minus colours (purple, black-green).
+SIGNS: dict[str, int] = {color: -1 if min(values) < 0 else 1 for color, values in DECK.items()}
+
+#: Copies of each card (colour, value) in one set.
+_COPIES_PER_SET: dict[tuple[str, int], int] = {
+    (color, value): copies for color, values in DECK.items() for value, copies in values.items()
+}
+
 
 def copies_in_deck(color: str, value: int, sets: int) -> int:
     """How many cards of this colour and value ``sets`` shuffled sets hold (0 if none)."""
-    return DECK[color].get(value, 0) * sets
+    return _COPIES_PER_SET.get((color, value), 0) * sets
 
 
 # -- Errors ----------------------------------------------------------------------------
@@ -122,13 +131,35 @@ def _groups_up_to(total: int) -> list[Group]:
 NON_CORE_GROUPS: tuple[Group, ...] = tuple(g for g in _groups_up_to(7) if g not in _CORE)
 
 
-@lru_cache(maxsize=4096)
-def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
-    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples).
+#: A non-core group with its counts of 1s, 2s and 3s and its sum.
+NonCore = tuple[Group, int, int, int, int]
+
+
+def _non_core_fitting(ones: int, twos: int, threes: int) -> tuple[NonCore, ...]:
+    """The non-core groups that ``ones``, ``twos`` and ``threes`` cards can form, in
+    :data:`NON_CORE_GROUPS` order."""
+    found = []
+    for group in NON_CORE_GROUPS:
+        need = group.count(1), group.count(2), group.count(3)
+        if need[0] <= ones and need[1] <= twos and need[2] <= threes:
+            found.append((group, *need, sum(group)))
+    return tuple(found)
+
+
+#: :func:`_non_core_fitting` for every count up to what one non-core group holds (seven
+#: 1s, three 2s, two 3s); larger counts fit the same groups, so they are capped first.
+_NON_CORE_FITTING: dict[tuple[int, int, int], tuple[NonCore, ...]] = {
+    counts: _non_core_fitting(*counts) for counts in itertools.product(range(8), range(4), range(3))
+}
+
+
+def _search_ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
+    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples), by search.
 
     The product is ``2**pairs * 3**triples``; ``parity`` (None = any) is the required
     parity of the number of groups.  More than two singles never help: three singles are
-    worse than one triple with the same parity.
+    worse than one triple with the same parity.  The best split is unique: its product
+    fixes ``pairs`` and ``triples``, and they fix ``singles``.
     """
     best, best_value = None, 0
     for triples in range(ones // 3, -1, -1):
@@ -145,120 +176,195 @@ def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
     return best
 
 
+#: :func:`_search_ones_split` for fewer than 18 ones: ``_FEW_ONES_SPLITS[parity][ones]``.
+_FEW_ONES_SPLITS: dict[int | None, list[tuple[int, int, int] | None]] = {
+    parity: [_search_ones_split(ones, parity) for ones in range(18)] for parity in (None, 0, 1)
+}
+
+
+def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
+    """Best split of ``ones`` 1-magnitude cards, as :func:`_search_ones_split` finds it.
+
+    From 18 ones on, a best split holds at least two triples: it has at most two singles
+    and at most five pairs (six pairs lose to four triples with the same group-count
+    parity, 64 < 81).  Taking two triples away leaves a best split of six fewer ones (a
+    better one would give a better split of ``ones``), and best splits are unique, so the
+    split of ``ones`` is that of ``ones - 6k`` (12 to 17) plus ``2k`` triples.
+    """
+    if ones < 18:
+        return _FEW_ONES_SPLITS[parity][ones]
+    sixes = (ones - 12) // 6
+    singles, pairs, triples = _FEW_ONES_SPLITS[parity][ones - 6 * sixes]
+    return singles, pairs, triples + 2 * sixes
+
+
 def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, list[Group]] | None:
     """Best partition into core groups only; ``parity`` constrains the group count.
 
     Every 2 and 3 card is in its own group, alone or with one 1, so the group count is
-    ``twos + threes`` plus the number of pure-1 groups.
+    ``twos + threes`` plus the number of pure-1 groups.  For a given number ``joined`` of
+    1s added to 2s and 3s, adding them to the 2s first is strictly best (moving a 1 from a
+    3 to a 2 multiplies by ``3/2 · 3/4 = 9/8``), so the search runs over ``joined`` only,
+    the other 1s split by :func:`_ones_split`.  Returns the product of the group sums and
+    the groups of the first best partition (fewest 1s joined), or None if no partition
+    has the parity.
     """
-    best_value, best_choice = 0, None
+    if not ones:  # every 2 and 3 stands alone
+        if parity is not None and (twos + threes) % 2 != parity:
+            return None
+        return 2**twos * 3**threes, [(2,)] * twos + [(3,)] * threes
     ones_parity = None if parity is None else (parity - twos - threes) % 2
-    for with_two in range(min(ones, twos) + 1):
-        for with_three in range(min(ones - with_two, threes) + 1):
-            split = _ones_split(ones - with_two - with_three, ones_parity)
-            if split is None:
-                continue
-            _, pairs, triples = split
-            value = (
-                2 ** (twos - with_two + pairs)
-                * 3 ** (threes - with_three + with_two + triples)
-                * 4**with_three
-            )
-            if value > best_value:
-                best_value, best_choice = value, (with_two, with_three, split)
-    if best_choice is None:
+    best_value, best = 0, None
+    for joined in range(min(ones, twos + threes) + 1):
+        split = _ones_split(ones - joined, ones_parity)
+        if split is None:
+            continue
+        with_two = min(joined, twos)
+        with_three = joined - with_two
+        # groups sum to 1 ({1}), 2 ({1,1}, {2}), 4 = 2 × 2 ({1,3}) or 3 ({1,1,1}, {1,2}, {3})
+        value = 2 ** (twos - with_two + 2 * with_three + split[1]) * 3 ** (
+            threes - with_three + with_two + split[2]
+        )
+        if value > best_value:
+            best_value, best = value, (split, with_two, with_three)
+    if not best_value:
         return None
-    with_two, with_three, (singles, pairs, triples) = best_choice
-    groups: list[Group] = (
-        [(1, 2)] * with_two
-        + [(1, 3)] * with_three
-        + [(2,)] * (twos - with_two)
-        + [(3,)] * (threes - with_three)
-        + [(1,)] * singles
-        + [(1, 1)] * pairs
-        + [(1, 1, 1)] * triples
-    )
+    split, with_two, with_three = best
+    return best_value, _core_groups(split, with_two, with_three, twos, threes)
+
+
+def _core_groups(
+    split: tuple[int, int, int], with_two: int, with_three: int, twos: int, threes: int
+) -> list[Group]:
+    """The core groups, in ascending order: the pure-1 groups of ``split``, ``with_two``
+    groups ``{1,2}``, ``with_three`` groups ``{1,3}``, and the other 2s and 3s alone."""
+    singles, pairs, triples = split
+    groups = [(1,)] * singles
+    groups += [(1, 1)] * pairs
+    groups += [(1, 1, 1)] * triples
+    groups += [(1, 2)] * with_two
+    groups += [(1, 3)] * with_three
+    groups += [(2,)] * (twos - with_two)
+    groups += [(3,)] * (threes - with_three)
+    return groups
+
+
+#: The smallest sum of a non-core group (4: ``{1,1,1,1}``, ``{1,1,2}``, ``{2,2}``).
+_SMALLEST_NON_CORE_SUM = min(sum(g) for g in NON_CORE_GROUPS)
+
+
+def _may_beat(best_value: int, extra_sum: int, total: int) -> bool:
+    """Whether a non-core group summing to ``extra_sum``, times core groups of the other
+    cards (summing to ``total - extra_sum``), might exceed ``best_value``.
+
+    Every group sum ``a`` satisfies ``a <= 3**(a/3)``, so the other groups multiply to at
+    most ``3**((total - extra_sum)/3)``; compared in cubes to stay in integers.  The bound
+    ``s**3 * 3**(total - s)`` falls as ``s`` grows from 3 on, so if the smallest non-core
+    sum cannot beat ``best_value``, no non-core group can.
+    """
+    return extra_sum**3 * 3 ** (total - extra_sum) > best_value**3
+
+
+def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int, list[Group]]:
+    """Groups whose sums multiply to the colour's maximum (module docstring, steps 1-3).
+
+    ``ones``, ``twos`` and ``threes`` count the cards by |value|; ``negative`` is True for
+    purple and black-green.  Returns the product of the group sums (0 for no cards) and
+    the groups in ascending order.  A minus colour of one card is that card alone.
+    """
+    cards = ones + twos + threes
+    if cards == 0:
+        return 0, []
+    if not negative:
+        return _core(ones, twos, threes, None)
+    if cards == 1:
+        group = (1,) * ones + (2,) * twos + (3,) * threes
+        return group[0], [group]
+    best_value, groups, best_extra = 0, [], None
+    found = _core(ones, twos, threes, 0)
+    if found is not None:
+        best_value, groups = found
+    total = ones + 2 * twos + 3 * threes
+    if not _may_beat(best_value, _SMALLEST_NON_CORE_SUM, total):
+        return best_value, groups
+    for extra, need_ones, need_twos, need_threes, extra_sum in _NON_CORE_FITTING[
+        min(ones, 7), min(twos, 3), min(threes, 2)
+    ]:
+        if not _may_beat(best_value, extra_sum, total):
+            continue
+        rest = _core(ones - need_ones, twos - need_twos, threes - need_threes, 1)
+        if rest is not None and rest[0] * extra_sum > best_value:
+            best_value, groups, best_extra = rest[0] * extra_sum, rest[1], extra
+    if best_extra is not None:
+        bisect.insort(groups, best_extra)
     return best_value, groups
 
 
-def best_groups(magnitudes: Counter | dict[int, int], negative: bool) -> list[Group]:
-    """Groups whose sums multiply to the colour's maximum (module docstring, steps 1-3).
+# -- Formulas --------------------------------------------------------------------------
 
-    ``magnitudes`` counts cards by |value| (1, 2, 3); ``negative`` is True for purple and
-    black-green.  A minus colour of one card is that card alone.
-    """
-    ones, twos, threes = (magnitudes.get(m, 0) for m in (1, 2, 3))
-    if ones + twos + threes == 0:
-        return []
-    if not negative:
-        return _core(ones, twos, threes, None)[1]
-    if ones + twos + threes == 1:
-        return [(1,) * ones + (2,) * twos + (3,) * threes]
-    found = _core(ones, twos, threes, 0)
-    best_value, best = found if found else (0, [])
-    for extra in NON_CORE_GROUPS:
-        left = Counter(extra)
-        if left[1] > ones or left[2] > twos or left[3] > threes:
-            continue
-        rest = _core(ones - left[1], twos - left[2], threes - left[3], 1)
-        if rest is not None and rest[0] * sum(extra) > best_value:
-            best_value, best = rest[0] * sum(extra), rest[1] + [extra]
-    return best
+
+def _group_texts(group: Group, sign: int) -> tuple[str, str]:
+    """A group's cards added together: bare, and as a factor (bracketed if two or more)."""
+    text = " + ".join(str(sign * m) for m in group)
+    return text, f"({text})" if len(group) > 1 else text
+
+
+#: Every group's texts, for plus colours (False) and minus colours (True).
+_GROUP_TEXTS: dict[bool, dict[Group, tuple[str, str]]] = {
+    negative: {g: _group_texts(g, -1 if negative else 1) for g in (*_CORE, *NON_CORE_GROUPS)}
+    for negative in (False, True)
+}
+
+
+def formula(groups: list[Group], negative: bool) -> str:
+    """The formula, e.g. ``(-1 + -2) × -3``; groups of one card stand bare."""
+    if not groups:
+        return "0"
+    texts = _GROUP_TEXTS[negative]
+    if len(groups) == 1:
+        return texts[groups[0]][0]
+    return " × ".join([texts[group][1] for group in groups])
 
 
 # -- Results -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ColorScore:
+class ColorScore(NamedTuple):
     """One colour of one hand: its cards, score and a formula that reaches the score."""
 
     color: str
     cards: tuple[int, ...]
     score: int
-    groups: tuple[tuple[int, ...], ...]  # signed card values, as added together
-
-    @property
-    def expression(self) -> str:
-        """The formula, e.g. ``(-1 + -2) × -3``; groups of one card stand bare."""
-        if not self.groups:
-            return "0"
-        parts = []
-        for group in self.groups:
-            text = " + ".join(str(v) for v in group)
-            parts.append(f"({text})" if len(group) > 1 and len(self.groups) > 1 else text)
-        return " × ".join(parts)
+    expression: str
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(NamedTuple):
     name: str
     colors: tuple[ColorScore, ...]
-
-    @property
-    def total(self) -> int:
-        return sum(c.score for c in self.colors)
+    total: int
 
 
-@dataclass(frozen=True)
-class GameScore:
+class GameScore(NamedTuple):
     players: tuple[HandScore, ...]
     winners: tuple[str, ...]
     sets: int
+    top: int  # the winners' total
 
 
 def score_color(color: str, values: list[int]) -> ColorScore:
-    """Score one colour's cards: the largest value of any ``+``/``×`` expression."""
-    negative = min(DECK[color]) < 0
-    sign = -1 if negative else 1
-    groups = best_groups(Counter(abs(v) for v in values), negative)
-    signed = sorted((tuple(sign * m for m in g) for g in groups), key=lambda g: sorted(map(abs, g)))
-    score = 0
-    if signed:
-        score = 1
-        for group in signed:
-            score *= sum(group)
-    return ColorScore(color, tuple(sorted(values, key=abs)), score, tuple(signed))
+    """Score one colour's cards: the largest value of any ``+``/``×`` expression.
+
+    That is the product of the best groups' sums, with the sign of the cards: negative
+    only for a lone minus card (two or more minus cards take an even number of groups,
+    step 1 of the module docstring).
+    """
+    sign = SIGNS[color]
+    negative = sign < 0
+    ones, twos, threes = values.count(sign), values.count(2 * sign), values.count(3 * sign)
+    value, groups = best_groups(ones, twos, threes, negative)
+    score = -value if negative and len(groups) % 2 else value
+    cards = (sign,) * ones + (2 * sign,) * twos + (3 * sign,) * threes
+    return ColorScore(color, cards, score, formula(groups, negative))
 
 
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
@@ -266,18 +372,38 @@ def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
     by_color: dict[str, list[int]] = {}
     for color, value in cards:
         by_color.setdefault(color, []).append(value)
-    return HandScore(
-        name, tuple(score_color(c, by_color[c]) for c in COLORS if c in by_color)
-    )
+    colors = []
+    total = 0
+    for color in COLORS:
+        values = by_color.get(color)
+        if values:
+            colors.append(score_color(color, values))
+            total += colors[-1].score
+    return HandScore(name, tuple(colors), total)
 
 
 def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
     """Every card exists in the deck, and no card appears more often than ``sets`` hold.
 
     Counts run over all players of the request together (rules/apero.md, Deck legality).
-    The error points at the first card that goes past the limit.
+    One count of the whole request tells whether a card breaks the rule; only then
+    :func:`_refuse_first_illegal_card` walks the cards in order to name it.
     """
-    seen: Counter = Counter()
+    seen: dict[tuple[str, int], int] = {}
+    for _, cards in players:
+        for card in cards:
+            seen[card] = seen.get(card, 0) + 1
+    if seen.keys() <= _COPIES_PER_SET.keys() and max(seen.values()) <= sets:
+        return  # every card has at least one copy per set
+    for card, count in seen.items():
+        if count > _COPIES_PER_SET.get(card, 0) * sets:
+            _refuse_first_illegal_card(players, sets)
+
+
+def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
+    """Raise for the first card, in request order, that does not exist or goes past the
+    limit: the error names the card and counts its copies in the whole request."""
+    seen: dict[tuple[str, int], int] = {}
     for p, (_, cards) in enumerate(players):
         for c, (color, value) in enumerate(cards):
             if value not in DECK[color]:
@@ -285,7 +411,7 @@ def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> 
                     "no_such_card", ("players", p, "cards", c), color=color, value=value,
                     values=sorted(DECK[color]),
                 )
-            seen[color, value] += 1
+            seen[color, value] = seen.get((color, value), 0) + 1
             limit = copies_in_deck(color, value, sets)
             if seen[color, value] > limit:
                 total = sum(
@@ -300,6 +426,8 @@ def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> 
 def check_names(players: list[tuple[str, list[tuple[str, int]]]]) -> None:
     """Players are told apart by name, so a name may appear once."""
     names = [name for name, _ in players]
+    if len(set(names)) == len(names):
+        return
     for index, name in enumerate(names):
         if name in names[:index]:
             raise AperoError("duplicate_name", ("players", index, "name"), name=name)
@@ -311,4 +439,4 @@ def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) 
     check_cards(players, sets)
     hands = tuple(score_hand(name, cards) for name, cards in players)
     top = max(h.total for h in hands)
-    return GameScore(hands, tuple(h.name for h in hands if h.total == top), sets)
+    return GameScore(hands, tuple(h.name for h in hands if h.total == top), sets, top)

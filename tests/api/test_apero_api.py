@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring_api.i18n import t
 from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
 from tests.expression import evaluate
 
@@ -59,6 +60,31 @@ def test_japanese_colour_names_are_accepted(client):
     assert [(c["color"], c["score"]) for c in body["players"][0]["colors"]] == [
         ("orange", 2), ("blue", 3), ("black_green", -1),
     ]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_explanations_are_the_catalogue_sentences(client, lang):
+    ben = {"name": "Ben", "cards": [card("blue", 3), card("black_green", -1)]}
+    players = [OFFICIAL["players"][0], ben]
+    body = client.post(URL + f"?lang={lang}", json={"players": players}).get_json()
+    for player in body["players"]:
+        for colour in player["colors"]:
+            assert colour["explanation"] == t(
+                "apero.color_single", lang, color_name=colour["label"], cards=len(colour["cards"]),
+                expression=colour["expression"], score=colour["score"],
+            )
+        parts = " + ".join(f"{c['label']} {c['score']}" for c in player["colors"])
+        assert player["explanation"] == t(
+            "apero.total", lang, name=player["name"], parts=parts, total=player["total"]
+        )
+    assert body["explanation"] == t("apero.winners_one", lang, names="Aki", total=16)
+    ben["cards"] = [
+        card("blue", 1), card("blue", 2), card("blue", 3), card("orange", 2), card("orange", 3), card("red", 1),
+    ]
+    body = client.post(URL + f"?lang={lang}", json={"players": players}).get_json()
+    assert [p["total"] for p in body["players"]] == [16, 16]
+    names = t("text.list_separator", lang).join(["Aki", "Ben"])
+    assert body["explanation"] == t("apero.winners_tied", lang, names=names, total=16)
 
 
 def test_several_players_and_a_shared_win(client):

@@ -106,3 +106,48 @@ def _group_table(ones, twos, threes, kinds):
                             if cell[parity] is None or value > cell[parity]:
                                 cell[parity] = value
     return table
+
+
+def core_by_full_search(ones: int, twos: int, threes: int, parity: int | None):
+    """The best core partition by trying every number of ``{1,2}`` and of ``{1,3}`` groups
+    and every split of the other 1s, the first best (fewest ``{1,2}``, then fewest
+    ``{1,3}``) winning: the scorer's earlier, slower search, whose choices (and so its
+    formulas) the scorer keeps.  Returns (product, groups in ascending order) or None."""
+    best_value, best = 0, None
+    ones_parity = None if parity is None else (parity - twos - threes) % 2
+    for with_two in range(min(ones, twos) + 1):
+        for with_three in range(min(ones - with_two, threes) + 1):
+            split = _ones_split_by_search(ones - with_two - with_three, ones_parity)
+            if split is None:
+                continue
+            singles, pairs, triples = split
+            value = (
+                2 ** (twos - with_two + pairs)
+                * 3 ** (threes - with_three + with_two + triples)
+                * 4**with_three
+            )
+            if value > best_value:
+                best_value = value
+                best = (
+                    [(1, 2)] * with_two + [(1, 3)] * with_three + [(2,)] * (twos - with_two)
+                    + [(3,)] * (threes - with_three) + [(1,)] * singles + [(1, 1)] * pairs
+                    + [(1, 1, 1)] * triples
+                )
+    return None if best is None else (best_value, sorted(best))
+
+
+@lru_cache(maxsize=None)
+def _ones_split_by_search(ones: int, parity: int | None):
+    """(singles, pairs, triples) of 1s with the largest ``2**pairs * 3**triples``, at most
+    two singles, the group count of the given parity (None = any)."""
+    best, best_value = None, 0
+    for triples in range(ones // 3 + 1):
+        for singles in range(3):
+            rest = ones - 3 * triples - singles
+            if rest < 0 or rest % 2 or (
+                parity is not None and (singles + rest // 2 + triples) % 2 != parity
+            ):
+                continue
+            if 2 ** (rest // 2) * 3**triples > best_value:
+                best, best_value = (singles, rest // 2, triples), 2 ** (rest // 2) * 3**triples
+    return best

@@ -7,7 +7,9 @@ The scorer's docstring (scoring_api/games/apero.py) argues in three steps:
 3.   two non-core groups can always be regrouped with at most one non-core group left,
      the same group-count parity and no smaller product -> checked over all pairs;
 and, as a last net, the scorer equals the group DP on EVERY colour multiset allowed at the
-sets cap (10 sets: up to 60 cards of one colour).
+sets cap (10 sets: up to 60 cards of one colour).  The shortcuts that keep the search fast
+(the known split of the 1s, the search over joined 1s only, the bound that skips non-core
+groups) are checked to make the same choices as the plain search, so formulas stay put.
 """
 
 import itertools
@@ -19,7 +21,12 @@ import pytest
 
 from scoring_api.games import apero
 from scoring_api.schemas.apero import MAX_SETS
-from tests.games.apero_reference import _group_table, best_worst, group_partition_best
+from tests.games.apero_reference import (
+    _group_table,
+    best_worst,
+    core_by_full_search,
+    group_partition_best,
+)
 
 GROUP_KINDS = tuple(
     (a, b, c) for a in range(8) for b in range(4) for c in range(3) if 0 < a + 2 * b + 3 * c <= 7
@@ -79,10 +86,73 @@ def test_scorer_equals_group_dp_on_every_multiset_at_the_sets_cap(color):
     for ones, twos, threes in itertools.product(*(range(n + 1) for n in top)):
         if ones + twos + threes < 2:
             continue
-        groups = apero.best_groups(Counter({1: ones, 2: twos, 3: threes}), negative)
+        value, groups = apero.best_groups(ones, twos, threes, negative)
         assert sorted(x for g in groups for x in g) == [1] * ones + [2] * twos + [3] * threes
+        assert groups == sorted(groups)
         cell = table[ones][twos][threes]
         expected = cell[0] if negative else max(v for v in cell if v is not None)
-        assert math.prod(sum(g) for g in groups) == expected, (ones, twos, threes)
+        assert value == math.prod(sum(g) for g in groups) == expected, (ones, twos, threes)
         checked += 1
     assert checked == math.prod(n + 1 for n in top) - 4
+
+
+# -- The shortcuts that make the search fast (same choices as the plain search) ----------
+
+
+@pytest.mark.parametrize("parity", [None, 0, 1])
+def test_ones_split_beyond_the_table_adds_pairs_of_triples(parity):
+    for ones in range(300):
+        assert apero._ones_split(ones, parity) == apero._search_ones_split(ones, parity), ones
+
+
+@pytest.mark.parametrize("parity", [None, 0, 1])
+def test_core_search_over_joined_ones_picks_what_the_full_search_picks(parity):
+    for ones, twos, threes in itertools.product(range(13), range(13), range(9)):
+        assert apero._core(ones, twos, threes, parity) == core_by_full_search(
+            ones, twos, threes, parity
+        ), (ones, twos, threes)
+
+
+def test_the_bound_behind_skipping_non_core_groups():
+    # a product of group sums with total S is at most 3**(S/3) (a <= 3**(a/3) for a >= 1)
+    for a in range(1, 40):
+        assert a**3 <= 3**a
+    for ones, twos, threes in itertools.product(range(12), range(12), range(8)):
+        total = ones + 2 * twos + 3 * threes
+        for parity in (None, 0, 1):
+            found = apero._core(ones, twos, threes, parity)
+            assert found is None or found[0] ** 3 <= 3**total
+    # s**3 * 3**(S - s) falls as s grows from 3: the smallest non-core sum bounds them all
+    assert apero._SMALLEST_NON_CORE_SUM == 4 == min(map(sum, apero.NON_CORE_GROUPS))
+    for s in range(3, 8):
+        assert (s + 1) ** 3 < 3 * s**3
+
+
+@pytest.mark.parametrize("negative", [False, True])
+def test_skipping_non_core_groups_changes_no_choice_at_the_sets_cap(negative):
+    per_set = {abs(v): n for v, n in apero.DECK["purple" if negative else "red"].items()}
+    top = (per_set[m] * MAX_SETS for m in (1, 2, 3))
+    for ones, twos, threes in itertools.product(*(range(n + 1) for n in top)):
+        assert apero.best_groups(ones, twos, threes, negative) == best_groups_trying_all(
+            ones, twos, threes, negative
+        ), (ones, twos, threes)
+
+
+def best_groups_trying_all(ones, twos, threes, negative):
+    """:func:`apero.best_groups` with every fitting non-core group tried (no bound)."""
+    if ones + twos + threes == 0:
+        return 0, []
+    if not negative:
+        return apero._core(ones, twos, threes, None)
+    if ones + twos + threes == 1:
+        group = (1,) * ones + (2,) * twos + (3,) * threes
+        return group[0], [group]
+    best_value, best = apero._core(ones, twos, threes, 0) or (0, [])
+    for extra in apero.NON_CORE_GROUPS:
+        need = as_counts(extra)
+        if need[0] > ones or need[1] > twos or need[2] > threes:
+            continue
+        rest = apero._core(ones - need[0], twos - need[1], threes - need[2], 1)
+        if rest is not None and rest[0] * sum(extra) > best_value:
+            best_value, best = rest[0] * sum(extra), sorted(rest[1] + [extra])
+    return best_value, best
