@@ -11,8 +11,10 @@ TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
 
 
-def _join(items, lang: str) -> str:
-    items = [str(item) for item in items]
+def _join(items: list | tuple, lang: str) -> str:
+    """The items listed in ``lang``; "none" when there are none (one needs no separator)."""
+    if len(items) == 1:
+        return str(items[0])
     return join_list(items, lang) if items else t("applejack.none", lang)
 
 
@@ -28,7 +30,7 @@ def _display_facts(facts: dict, lang: str) -> dict:
     if "feature" in facts:
         shown["feature_name"] = t(f"applejack.features.{facts['feature']}", lang)
     if "outer" in facts:
-        shown["outer_text"] = _join((_edge(e, lang) for e in facts["outer"]), lang)
+        shown["outer_text"] = _join([_edge(e, lang) for e in facts["outer"]], lang)
     if "fields" in facts:
         shown["fields_text"] = _join(facts["fields"], lang)
     if "varieties" in facts:
@@ -68,7 +70,7 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
     if areas:
         explanation = t(
             "applejack.harvest", lang, variety=harvest.variety, die=harvest.die,
-            count=len(areas), parts=" + ".join(str(a["honey"]) for a in areas),
+            count=len(areas), parts=" + ".join([str(a["honey"]) for a in areas]),
             honey=harvest.honey,
         )
     else:
@@ -101,13 +103,13 @@ def harvest(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
     found = applejack.harvests(orchard, request["varieties"], request["die"])
     harvests = [_harvest(h, orchard, lang) for h in found]
-    honey = sum(h.honey for h in found)
+    honey = sum([h.honey for h in found])
     return {
         "harvests": harvests,
         "honey": honey,
         "explanation": t(
             "applejack.harvest_total", lang,
-            parts=" + ".join(str(h["honey"]) for h in harvests), honey=honey,
+            parts=" + ".join([str(h["honey"]) for h in harvests]), honey=honey,
         ),
     }
 
@@ -117,18 +119,18 @@ def harvest(request: dict, lang: str) -> dict:
 
 def _connection(connection: applejack.Connection, lang: str) -> dict:
     on_board = connection.neighbour_field is None
+    honey = connection.honey
     return {
         "edge": connection.edge,
         "neighbour": "board" if on_board else "tile",
         "neighbour_field": connection.neighbour_field,
         "own_value": connection.own_value,
         "other_value": connection.other_value,
-        "honey": connection.honey,
+        "honey": honey,
         "explanation": t(
             "applejack.connection_board" if on_board else "applejack.connection_tile", lang,
             edge_name=_edge(connection.edge, lang), own=connection.own_value,
-            other=connection.other_value, field=connection.neighbour_field,
-            honey=connection.honey,
+            other=connection.other_value, field=connection.neighbour_field, honey=honey,
         ),
     }
 
@@ -224,8 +226,9 @@ def final(request: dict, lang: str) -> dict:
         "crop": score.crop, "crop_doubled": score.crop_doubled, "bonus": score.variety_bonus,
         "blossoms": score.blossoms, "supply": score.supply, "total": score.total,
     }
+    parts = " + ".join([str(h["honey"]) for h in harvests]) or "0"
     steps = [
-        t("applejack.final_crop", lang, parts=" + ".join(str(h["honey"]) for h in harvests) or "0", **numbers),
+        t("applejack.final_crop", lang, parts=parts, **numbers),
         t("applejack.final_doubled", lang, **numbers),
         t("applejack.final_bonus", lang, count=len(profitable), names=_join(profitable, lang), **numbers),
         t("applejack.final_blossoms", lang, **numbers),
@@ -266,7 +269,7 @@ def starting_honey(request: dict, lang: str) -> dict:
         explanation = t("applejack.starting_solo", lang, honey=honey[0])
     else:
         seats = _join(
-            (t("applejack.seat", lang, seat=i, honey=h) for i, h in enumerate(honey, start=1)), lang
+            [t("applejack.seat", lang, seat=i, honey=h) for i, h in enumerate(honey, start=1)], lang
         )
         explanation = t("applejack.starting", lang, players=players, seats=seats)
     return {"players": players, "honey": list(honey), "explanation": explanation}

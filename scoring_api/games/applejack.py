@@ -53,9 +53,13 @@ class ApplejackError(RuleError):
 
 
 # -- The orchard as plain data -----------------------------------------------------------
+#
+# Slotted dataclasses, not frozen ones: a frozen dataclass's __init__ sets each field
+# through object.__setattr__ (4x slower), and the schemas build a Tile for every tile of
+# every request. Nothing changes these objects after construction.
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Tile:
     """A tile on a field: a tree side (apples per variety, blossoms, beehive edges as
     placed, price) or a pasture (nothing on it counts)."""
@@ -71,7 +75,7 @@ class Tile:
         return not self.pasture and self.apples.get(variety, 0) > 0
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BoardBeehive:
     """A beehive printed on the board at an outer edge of a border field."""
 
@@ -80,7 +84,7 @@ class BoardBeehive:
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BoardApple:
     """An apple printed in a corner of side B, next to one or two border fields."""
 
@@ -88,7 +92,7 @@ class BoardApple:
     fields: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Orchard:
     tiles: tuple[Tile, ...] = ()
     board_beehives: tuple[BoardBeehive, ...] = ()
@@ -98,15 +102,18 @@ class Orchard:
         """Varieties shown by tiles or board apples, in order of first appearance."""
         return list(self.first_appearances())
 
-    def first_appearances(self) -> dict[str, tuple]:
-        """Variety -> where it first appears (a path inside the orchard)."""
+    def first_appearances(self, where: tuple = ()) -> dict[str, tuple]:
+        """Variety -> where it first appears (a path inside the orchard, after ``where``)."""
         seen: dict[str, tuple] = {}
         for index, tile in enumerate(self.tiles):
-            for variety in tile.apples:
-                if tile.shows(variety):
-                    seen.setdefault(variety, ("tiles", index, "apples"))
+            if tile.pasture:
+                continue
+            for variety, count in tile.apples.items():
+                if count > 0 and variety not in seen:
+                    seen[variety] = where + ("tiles", index, "apples")
         for index, apple in enumerate(self.board_apples):
-            seen.setdefault(apple.variety, ("board", "apples", index, "variety"))
+            if apple.variety not in seen:
+                seen[apple.variety] = where + ("board", "apples", index, "variety")
         return seen
 
     def tile_at(self, field: int) -> tuple[int, Tile] | None:
@@ -119,43 +126,62 @@ class Orchard:
 # -- Checks ---------------------------------------------------------------------------
 
 
-def _check_variety_name(name: str, where: tuple) -> None:
+def _is_variety_name(name: str) -> bool:
+    """1-30 characters that can be shown (encodable as UTF-8: no lone surrogates)."""
     low, high = VARIETY_NAME_LENGTH
+    if not low <= len(name) <= high:
+        return False
+    if name.isascii():
+        return True
     try:
         name.encode("utf-8")
-        printable = True
     except UnicodeEncodeError:
-        printable = False
-    if not printable or not low <= len(name) <= high:
-        shown = name.encode("utf-8", "replace").decode("utf-8")[:high + 1]
-        raise ApplejackError("bad_variety_name", where, variety=shown, low=low, high=high)
+        return False
+    return True
 
 
-def _check_tile(tile: Tile, where: tuple) -> None:
-    """A pasture shows nothing; beehive edges are distinct and carry the tile's price."""
+def _bad_variety_name(name: str, where: tuple) -> ApplejackError:
+    low, high = VARIETY_NAME_LENGTH
+    shown = name.encode("utf-8", "replace").decode("utf-8")[:high + 1]
+    return ApplejackError("bad_variety_name", where, variety=shown, low=low, high=high)
+
+
+def _check_pasture(tile: Tile) -> None:
+    """A pasture shows nothing: no apples (a count above 0), blossoms, beehives or price."""
+    stated = {
+        "apples": any(count > 0 for count in tile.apples.values()),
+        "blossoms": tile.blossoms > 0,
+        "beehives": bool(tile.beehives),
+        "price": tile.price is not None,
+    }
+    for feature, present in stated.items():
+        if present:
+            raise ApplejackError(
+                "pasture_with_features", (feature,), field=tile.field, feature=feature
+            )
+
+
+def _check_tile(tile: Tile) -> None:
+    """A pasture shows nothing; beehive edges are distinct and carry the tile's price.
+
+    Errors are located inside the tile: the caller puts them at the tile's own path.
+    """
     if tile.pasture:
-        stated = {
-            "apples": any(count > 0 for count in tile.apples.values()),
-            "blossoms": tile.blossoms > 0,
-            "beehives": bool(tile.beehives),
-            "price": tile.price is not None,
-        }
-        for feature, present in stated.items():
-            if present:
-                raise ApplejackError(
-                    "pasture_with_features", where + (feature,), field=tile.field, feature=feature
-                )
+        _check_pasture(tile)
         return
     for variety in tile.apples:
-        _check_variety_name(variety, where + ("apples",))
-    edges = tile.beehives or ()
-    for index, edge in enumerate(edges):
-        if edge in edges[:index]:
-            raise ApplejackError(
-                "beehive_edge_twice", where + ("beehives", index), field=tile.field, edge=edge
-            )
-    if edges and tile.price is None:
-        raise ApplejackError("beehives_without_price", where + ("price",), field=tile.field)
+        if not _is_variety_name(variety):
+            raise _bad_variety_name(variety, ("apples",))
+    edges = tile.beehives
+    if not edges:
+        return
+    if len(set(edges)) < len(edges):
+        index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
+        raise ApplejackError(
+            "beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index]
+        )
+    if tile.price is None:
+        raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
 
 def _check_board(orchard: Orchard, where: tuple) -> None:
@@ -163,18 +189,23 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
     to one border field or two fields that share an edge reaching the rim."""
     seen: set[tuple[int, str]] = set()
     for index, hive in enumerate(orchard.board_beehives):
-        at = where + ("board", "beehives", index)
-        if hive.edge not in board.outer_edges(hive.field):
+        outer = board.outer_edges(hive.field)
+        if hive.edge not in outer:
             raise ApplejackError(
-                "board_beehive_inner_edge", at + ("edge",), field=hive.field, edge=hive.edge,
-                outer=list(board.outer_edges(hive.field)),
+                "board_beehive_inner_edge", where + ("board", "beehives", index, "edge"),
+                field=hive.field, edge=hive.edge, outer=list(outer),
             )
-        if (hive.field, hive.edge) in seen:
-            raise ApplejackError("board_beehive_twice", at, field=hive.field, edge=hive.edge)
-        seen.add((hive.field, hive.edge))
+        spot = (hive.field, hive.edge)
+        if spot in seen:
+            raise ApplejackError(
+                "board_beehive_twice", where + ("board", "beehives", index),
+                field=hive.field, edge=hive.edge,
+            )
+        seen.add(spot)
     for index, apple in enumerate(orchard.board_apples):
         at = where + ("board", "apples", index)
-        _check_variety_name(apple.variety, at + ("variety",))
+        if not _is_variety_name(apple.variety):
+            raise _bad_variety_name(apple.variety, at + ("variety",))
         for position, field in enumerate(apple.fields):
             if not board.is_border(field):
                 raise ApplejackError(
@@ -186,24 +217,28 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
             )
 
 
-def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> None:
+def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
     """Every rule of a legal orchard description; raises :class:`ApplejackError`.
 
     ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
     varieties to harvest, a tile being placed); with the orchard's own they may number at
-    most 7 distinct.
+    most 7 distinct. Returns the varieties named, in order of first appearance (the
+    orchard's own first, as :meth:`Orchard.varieties` lists them).
     """
     used: set[int] = set()
     for index, tile in enumerate(orchard.tiles):
-        at = where + ("tiles", index)
         if tile.field in used:
-            raise ApplejackError("field_used_twice", at + ("field",), field=tile.field)
+            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=tile.field)
         used.add(tile.field)
-        _check_tile(tile, at)
+        try:
+            _check_tile(tile)
+        except ApplejackError as error:
+            raise error.within(*where, "tiles", index) from None
     _check_board(orchard, where)
-    named = {variety: where + at for variety, at in orchard.first_appearances().items()}
+    named = orchard.first_appearances(where)
     for variety, at in more_varieties:
-        _check_variety_name(variety, at)
+        if not _is_variety_name(variety):
+            raise _bad_variety_name(variety, at)
         named.setdefault(variety, at)
     if len(named) > MAX_VARIETIES:
         last = list(named)[MAX_VARIETIES]
@@ -211,12 +246,13 @@ def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=
             "too_many_varieties", named[last], count=len(named), limit=MAX_VARIETIES,
             varieties=list(named),
         )
+    return list(named)
 
 
 # -- Harvest ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Area:
     """One area of a variety: its tiles' fields, the board apples joined to them, the
     apples they show together."""
@@ -231,75 +267,131 @@ class Area:
         return max(0, self.apples - die)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Harvest:
+    """One variety harvested at one die value: its areas and their honey added up."""
+
     variety: str
     die: int
     areas: tuple[Area, ...]
-
-    @property
-    def honey(self) -> int:
-        return sum(area.honey(self.die) for area in self.areas)
+    honey: int
 
 
-def areas(orchard: Orchard, variety: str) -> tuple[Area, ...]:
-    """Rules, "Harvest": the maximal groups of tiles showing ``variety`` joined by shared
-    edges (a tile without it, a pasture or an empty field breaks an area), each board apple
-    of ``variety`` joined to every touching tile showing it (decision: side B).
-
-    Areas are ordered by their smallest field; areas of a lone board apple come last.
-    """
-    by_field = {tile.field: tile for tile in orchard.tiles if tile.shows(variety)}
-    links: dict[int, set[int]] = {
-        f: {n for n in board.neighbours(f).values() if n in by_field} for f in by_field
-    }
-    apples_by_field: dict[int, list[int]] = {}
-    lone: list[int] = []
-    for index, apple in enumerate(orchard.board_apples):
-        if apple.variety != variety:
+def _apples_by_variety(orchard: Orchard) -> dict[str, dict[int, int]]:
+    """Variety -> {field: apples} of the tiles showing it (a tree side with a count above
+    0), in order of first appearance."""
+    showing: dict[str, dict[int, int]] = {}
+    for tile in orchard.tiles:
+        if tile.pasture:
             continue
-        touching = [f for f in apple.fields if f in by_field]
+        for variety, count in tile.apples.items():
+            if count > 0:
+                showing.setdefault(variety, {})[tile.field] = count
+    return showing
+
+
+#: Board apples of one variety as ``(index, touched fields)``, in index order.
+BoardApples = list[tuple[int, tuple[int, ...]]]
+
+
+def _board_apples_by_variety(orchard: Orchard) -> dict[str, BoardApples]:
+    """Variety -> its board apples."""
+    printed: dict[str, BoardApples] = {}
+    for index, apple in enumerate(orchard.board_apples):
+        printed.setdefault(apple.variety, []).append((index, apple.fields))
+    return printed
+
+
+def _board_links(counts: dict[int, int], printed: BoardApples):
+    """Side B (decision): each board apple joins every touching tile showing its variety.
+
+    Returns ``(links, joined_at, lone)``: field -> the fields linked to it (shared edges,
+    plus the tiles a board apple links it to), field -> the board apples it joins, and
+    the board apples touching no such tile.
+    """
+    joined_at: dict[int, list[int]] = {}
+    linked: dict[int, tuple[int, ...]] = {}  # field -> tiles a board apple links it to
+    lone: list[int] = []
+    for index, fields in printed:
+        touching = tuple(f for f in fields if f in counts)
         if not touching:
             lone.append(index)
         for f in touching:
-            apples_by_field.setdefault(f, []).append(index)
-            links[f].update(touching)  # the apple links the tiles it touches
-    found, seen = [], set()
-    for start in sorted(by_field):
-        if start in seen:
-            continue
-        group, stack = [], [start]
-        seen.add(start)
-        while stack:
-            f = stack.pop()
-            group.append(f)
-            for n in links[f]:
-                if n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        joined = sorted({i for f in group for i in apples_by_field.get(f, ())})
-        count = sum(by_field[f].apples[variety] for f in group) + len(joined)
-        found.append(Area(variety, tuple(sorted(group)), tuple(joined), count))
-    found.extend(Area(variety, (), (index,), 1) for index in lone)
+            joined_at.setdefault(f, []).append(index)
+            linked[f] = linked.get(f, ()) + touching
+    links = board.TOUCHING
+    if linked:
+        links = dict(board.TOUCHING)  # this harvest's own copy, extended
+        for f, more in linked.items():
+            links[f] += more
+    return links, joined_at, lone
+
+
+def _area_fields(start: int, unseen: set[int], links: dict[int, tuple[int, ...]]) -> list[int]:
+    """The fields of ``unseen`` reachable from ``start`` (taken out of ``unseen``)."""
+    unseen.discard(start)
+    group = [start]
+    for field in group:  # the list grows while it is read: a breadth-first fill
+        for other in links[field]:
+            if other in unseen:
+                unseen.discard(other)
+                group.append(other)
+    return group
+
+
+def _areas(variety: str, counts: dict[int, int], printed: BoardApples) -> tuple[Area, ...]:
+    """Rules, "Harvest": the maximal groups of tiles showing ``variety`` (``counts``:
+    field -> apples) joined by shared edges (a tile without it, a pasture or an empty field
+    breaks an area), each board apple of ``variety`` (``printed``) joined to every
+    touching tile showing it (decision: side B).
+
+    Areas are ordered by their smallest field; areas of a lone board apple come last.
+    """
+    links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, {}, ())
+    found = []
+    unseen = set(counts)
+    for start in sorted(counts):
+        if start in unseen:
+            group = _area_fields(start, unseen, links)
+            joined = ()
+            if joined_at:
+                joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
+            apples = sum([counts[f] for f in group]) + len(joined)
+            group.sort()
+            found.append(Area(variety, tuple(group), joined, apples))
+    for index in lone:
+        found.append(Area(variety, (), (index,), 1))
+    return tuple(found)
+
+
+def _harvests(orchard: Orchard, varieties: list[str] | tuple[str, ...], die: int) -> tuple[Harvest, ...]:
+    """One harvest per variety at ``die``, from one pass over the tiles (no checks)."""
+    showing = _apples_by_variety(orchard)
+    printed = _board_apples_by_variety(orchard)
+    found = []
+    for variety in varieties:
+        areas = _areas(variety, showing.get(variety, {}), printed.get(variety, ()))
+        found.append(Harvest(variety, die, areas, sum([area.honey(die) for area in areas])))
     return tuple(found)
 
 
 def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
     """One harvest of one variety at the die's value (1-3)."""
-    return Harvest(variety, die, areas(orchard, variety))
+    (found,) = _harvests(orchard, (variety,), die)
+    return found
 
 
 def harvests(orchard: Orchard, varieties: list[str], die: int) -> tuple[Harvest, ...]:
     """Rules, "Harvest": one or two apple symbols passed, harvested separately in path
     order (every player harvests; this is one player's orchard)."""
     check_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
-    return tuple(harvest(orchard, variety, die) for variety in varieties)
+    return _harvests(orchard, varieties, die)
 
 
 # -- Placing a tile (turn steps 2-4) ----------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Connection:
     """A beehive of the new tile meeting a beehive beyond its edge: a tree tile's facing
     edge (``neighbour_field`` set) or the board's printed beehive (``neighbour_field``
@@ -316,22 +408,21 @@ class Connection:
         return min(self.own_value, self.other_value)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Placement:
+    """One tile placed; the honey it brings is worked out once, at construction."""
+
     field: int
     as_pasture: bool
     cost: int
     pasture_bonus: int
     connections: tuple[Connection, ...]
+    beehive_honey: int = dataclass_field(init=False)
+    honey: int = dataclass_field(init=False)  # the net change of the player's honey this turn
 
-    @property
-    def beehive_honey(self) -> int:
-        return sum(c.honey for c in self.connections)
-
-    @property
-    def honey(self) -> int:
-        """The net change of the player's honey this turn."""
-        return self.beehive_honey - self.cost + self.pasture_bonus
+    def __post_init__(self) -> None:
+        self.beehive_honey = sum([c.honey for c in self.connections])
+        self.honey = self.beehive_honey - self.cost + self.pasture_bonus
 
 
 def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
@@ -341,7 +432,10 @@ def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
         orchard,
         more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0],
     )
-    _check_tile(tile, ("tile",))
+    try:
+        _check_tile(tile)
+    except ApplejackError as error:
+        raise error.within("tile") from None
     occupied = orchard.tile_at(tile.field)
     if occupied is not None:
         raise ApplejackError("field_occupied", ("tile", "field"), field=tile.field, index=occupied[0])
@@ -355,6 +449,14 @@ def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
         raise ApplejackError("beehives_required", ("tile", "beehives"), field=tile.field)
 
 
+def _printed_beehive(orchard: Orchard, field: int, edge: str) -> int | None:
+    """The value of the board beehive printed at that outer edge, if any."""
+    for hive in orchard.board_beehives:
+        if hive.field == field and hive.edge == edge:
+            return hive.value
+    return None
+
+
 def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
     """Turn steps 2-4: pay the price (or flip to pasture for +2), then for each beehive of
     the NEW tile facing a beehive (on the facing edge of a tree tile there, or printed on
@@ -364,13 +466,13 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
     check_placement(orchard, tile, pay)
     if not pay:
         return Placement(tile.field, True, 0, PASTURE_BONUS, ())
-    printed = {(h.field, h.edge): h.value for h in orchard.board_beehives}
     connections = []
     for edge in tile.beehives:
         beyond = board.neighbour(tile.field, edge)
         if beyond is None:
-            if (tile.field, edge) in printed:
-                connections.append(Connection(edge, None, tile.price, printed[tile.field, edge]))
+            printed = _printed_beehive(orchard, tile.field, edge)
+            if printed is not None:
+                connections.append(Connection(edge, None, tile.price, printed))
             continue
         found = orchard.tile_at(beyond)
         if found is None or found[1].pasture:
@@ -411,27 +513,26 @@ def variety_bonus(profitable: int) -> int:
     return VARIETY_BONUS.get(profitable, 0)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FinalScore:
+    """The five steps of final scoring; the derived numbers are worked out once, at
+    construction."""
+
     harvests: tuple[Harvest, ...]
     blossoms: int
     supply: int
+    crop: int = dataclass_field(init=False)
+    profitable_varieties: tuple[str, ...] = dataclass_field(init=False)
+    variety_bonus: int = dataclass_field(init=False)
 
-    @property
-    def crop(self) -> int:
-        return sum(h.honey for h in self.harvests)
+    def __post_init__(self) -> None:
+        self.crop = sum(h.honey for h in self.harvests)
+        self.profitable_varieties = tuple(h.variety for h in self.harvests if h.honey >= 1)
+        self.variety_bonus = variety_bonus(len(self.profitable_varieties))
 
     @property
     def crop_doubled(self) -> int:
         return 2 * self.crop
-
-    @property
-    def profitable_varieties(self) -> tuple[str, ...]:
-        return tuple(h.variety for h in self.harvests if h.honey >= 1)
-
-    @property
-    def variety_bonus(self) -> int:
-        return variety_bonus(len(self.profitable_varieties))
 
     @property
     def total(self) -> int:
@@ -442,6 +543,5 @@ def final_score(orchard: Orchard, supply: int) -> FinalScore:
     """Rules, "Final scoring": 1. harvest EVERY variety at die 3; 2. double that crop;
     3. variety bonus for the varieties that yielded honey (not doubled); 4. blossoms once;
     5. the honey in supply."""
-    check_orchard(orchard)
-    crop = tuple(harvest(orchard, v, FINAL_DIE) for v in orchard.varieties())
-    return FinalScore(crop, blossoms(orchard), supply)
+    varieties = check_orchard(orchard)
+    return FinalScore(_harvests(orchard, varieties, FINAL_DIE), blossoms(orchard), supply)

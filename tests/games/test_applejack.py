@@ -65,6 +65,18 @@ def test_fields_meet_on_the_rim_only_along_the_ring():
     assert board.meet_on_rim(1, 2) and board.meet_on_rim(1, 4) and board.meet_on_rim(8, 13)
     assert not board.meet_on_rim(1, 5)  # adjacent, but their edge lies inside
     assert not board.meet_on_rim(1, 3)  # not adjacent
+    ring = [1, 2, 3, 7, 12, 16, 19, 18, 17, 13, 8, 4]  # the border fields, clockwise
+    along_ring = {frozenset(pair) for pair in zip(ring, ring[1:] + ring[:1])}
+    meeting = {frozenset((a, b)) for a in board.FIELDS for b in board.FIELDS if board.meet_on_rim(a, b)}
+    assert meeting == along_ring
+
+
+def test_the_geometry_tables_agree_with_the_coordinates():
+    for field, (q, r) in board.COORDS.items():
+        for edge, (dq, dr) in board.DIRECTIONS.items():
+            assert board.neighbour(field, edge) == board.FIELD_AT.get((q + dq, r + dr))
+        assert board.TOUCHING[field] == tuple(board.neighbours(field).values())
+        assert board.outer_edges(field) == tuple(e for e in board.DIRECTIONS if board.neighbour(field, e) is None)
 
 
 # -- Harvest: the rulebook's worked checks ------------------------------------------------
@@ -305,6 +317,21 @@ def test_beehive_edges_are_distinct_and_carry_a_price():
     assert error.code == "beehive_edge_twice" and error.where == ("orchard", "tiles", 0, "beehives", 2)
     error = rule_error(lambda: applejack.check_orchard(orchard(tree(4, beehives=["e"]))))
     assert error.code == "beehives_without_price"
+
+
+def test_the_check_returns_the_varieties_named_in_order_of_first_appearance():
+    garden = orchard(tree(4, red=0, pink=2), tree(1, yellow=1, pink=3), apples=[BoardApple("brown", (1,))])
+    assert applejack.check_orchard(garden) == ["pink", "yellow", "brown"] == garden.varieties()
+    more = [("red", ("varieties", 0)), ("pink", ("varieties", 1))]
+    assert applejack.check_orchard(garden, more_varieties=more) == ["pink", "yellow", "brown", "red"]
+
+
+def test_a_tiles_refusal_is_located_at_that_tile():
+    garden = orchard(tree(1, red=1), tree(2, beehives=["e", "e"], price=1))
+    error = rule_error(lambda: applejack.check_orchard(garden))
+    assert (error.code, error.where) == ("beehive_edge_twice", ("orchard", "tiles", 1, "beehives", 1))
+    error = rule_error(lambda: applejack.place(orchard(), Tile(3, {"": 0}), pay=False))
+    assert (error.code, error.where) == ("bad_variety_name", ("tile", "apples"))
 
 
 def test_more_than_7_varieties_are_refused():
