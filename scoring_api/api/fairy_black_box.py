@@ -21,12 +21,7 @@ from ..schemas.fairy_black_box import (
 )
 from .operations import operation
 
-NS = "fairy_black_box"
 TAG = "fairy_black_box"
-
-
-def _t(key: str, lang: str, **params) -> str:
-    return t(f"{NS}.{key}", lang, **params)
 
 
 # -- Final score ----------------------------------------------------------------------
@@ -34,39 +29,39 @@ def _t(key: str, lang: str, **params) -> str:
 
 def _player_explanation(player: fbb.PlayerScore, lang: str) -> str:
     if player.eliminated:
-        return _t("player_eliminated", lang, name=player.name)
+        return t("fairy_black_box.player_eliminated", lang, name=player.name)
     if not player.treasures:
-        return _t("player_no_treasures", lang, name=player.name)
-    parts = " + ".join(
-        _t("treasure_part", lang, name=treasure.name, points=treasure.points)
+        return t("fairy_black_box.player_no_treasures", lang, name=player.name)
+    parts = " + ".join([
+        t("fairy_black_box.treasure_part", lang, name=treasure.name, points=treasure.points)
         for treasure in player.treasures
-    )
-    return _t("player_score", lang, name=player.name, parts=parts, score=player.score)
+    ])
+    return t("fairy_black_box.player_score", lang, name=player.name, parts=parts, score=player.score)
 
 
 def _verdict(game: fbb.GameScore, lang: str) -> str:
     """Why these players won, step by step (rules: Final scoring)."""
     if game.decided_by is None:
-        return _t("no_winner", lang)
+        return t("fairy_black_box.no_winner", lang)
     said = []
     out = [p.name for p in game.players if p.eliminated]
     if out:
-        said.append(_t("eliminated_players", lang, names=join_list(out, lang)))
+        said.append(t("fairy_black_box.eliminated_players", lang, names=join_list(out, lang)))
     survivors = [p for p in game.players if not p.eliminated]
     winner = game.winners[0]
     if len(survivors) == 1:
-        said.append(_t("winner_sole_survivor", lang, name=winner, score=game.top_score))
+        said.append(t("fairy_black_box.winner_sole_survivor", lang, name=winner, score=game.top_score))
     elif game.decided_by == "score":
-        said.append(_t("winner_score", lang, name=winner, score=game.top_score))
+        said.append(t("fairy_black_box.winner_score", lang, name=winner, score=game.top_score))
     else:
-        said.append(_t("tied", lang, names=join_list(game.tied, lang), score=game.top_score))
+        said.append(t("fairy_black_box.tied", lang, names=join_list(game.tied, lang), score=game.top_score))
         if game.decided_by == "kirakira":
-            said.append(_t("winner_kirakira", lang, name=winner))
+            said.append(t("fairy_black_box.winner_kirakira", lang, name=winner))
         elif game.decided_by == "mood":
-            said.append(_t("winner_mood", lang, name=winner, mood=game.top_mood))
+            said.append(t("fairy_black_box.winner_mood", lang, name=winner, mood=game.top_mood))
         else:
             said.append(
-                _t("winner_shared", lang, names=join_list(game.winners, lang), mood=game.top_mood)
+                t("fairy_black_box.winner_shared", lang, names=join_list(game.winners, lang), mood=game.top_mood)
             )
     return sentences(said, lang)
 
@@ -91,7 +86,7 @@ def score(request: dict, lang: str) -> dict:
             name=p["name"],
             mood=p["mood"],
             eliminated=p["eliminated"],
-            treasures=tuple(fbb.Treasure(c["name"], c["points"]) for c in p["treasures"]),
+            treasures=tuple([fbb.Treasure(c["name"], c["points"]) for c in p["treasures"]]),
         )
         for p in request["players"]
     ]
@@ -140,7 +135,7 @@ def setup(request: dict, lang: str) -> dict:
         "treasures": fbb.TREASURE_CARDS,
         "aside": fbb.SET_ASIDE_STAR_CARDS,
     }
-    end = "setup_end_two" if game.players == 2 else "setup_end_more"
+    end = "fairy_black_box.setup_end_two" if game.players == 2 else "fairy_black_box.setup_end_more"
     return {
         "players": game.players,
         "starting_mood": game.starting_mood,
@@ -149,7 +144,7 @@ def setup(request: dict, lang: str) -> dict:
         "set_aside_star_cards": fbb.SET_ASIDE_STAR_CARDS,
         "star_deck_runouts_to_end": game.star_runouts_to_end,
         "first_turn_names_opponent": game.first_turn_names_opponent,
-        "explanation": sentences([_t("setup", lang, **facts), _t(end, lang, **facts)], lang),
+        "explanation": sentences([t("fairy_black_box.setup", lang, **facts), t(end, lang, **facts)], lang),
     }
 
 
@@ -159,24 +154,27 @@ def setup(request: dict, lang: str) -> dict:
 def _star_text(check: fbb.EndCheck, lang: str) -> str:
     two = check.players == 2
     if check.star_deck_runouts == check.star_runouts_to_end:
-        return _t("star_end_two" if two else "star_end_more", lang, players=check.players)
+        key = "fairy_black_box.star_end_two" if two else "fairy_black_box.star_end_more"
+        return t(key, lang, players=check.players)
     if check.star_deck_runouts == 1:
-        return _t("star_refresh", lang)
-    return _t("star_not_yet_two" if two else "star_not_yet_more", lang, players=check.players)
+        return t("fairy_black_box.star_refresh", lang)
+    key = "fairy_black_box.star_not_yet_two" if two else "fairy_black_box.star_not_yet_more"
+    return t(key, lang, players=check.players)
 
 
 def _treasure_text(check: fbb.EndCheck, lang: str) -> str:
     if not check.treasure_deck_empty:
-        return _t("treasure_left", lang)
-    return _t("treasure_end" if check.treasure_discard_empty else "treasure_refresh", lang)
+        return t("fairy_black_box.treasure_left", lang)
+    key = "fairy_black_box.treasure_end" if check.treasure_discard_empty else "fairy_black_box.treasure_refresh"
+    return t(key, lang)
 
 
 def _players_text(check: fbb.EndCheck, lang: str) -> str:
     if check.players_left == 1:
-        return _t("one_left", lang)
+        return t("fairy_black_box.one_left", lang)
     if check.players_left == 0:
-        return _t("none_left", lang)
-    return _t("players_remain", lang, left=check.players_left)
+        return t("fairy_black_box.none_left", lang)
+    return t("fairy_black_box.players_remain", lang, left=check.players_left)
 
 
 @operation(
@@ -207,9 +205,9 @@ def end_check(request: dict, lang: str) -> dict:
         "players_left": _players_text(check, lang),
     }
     if check.last_turn:
-        said = [_t("end_yes", lang), *(texts[c] for c in check.reasons), _t("end_then", lang)]
+        said = [t("fairy_black_box.end_yes", lang), *(texts[c] for c in check.reasons), t("fairy_black_box.end_then", lang)]
     else:
-        said = [_t("end_no", lang), *texts.values()]
+        said = [t("fairy_black_box.end_no", lang), *texts.values()]
     return {
         "last_turn": check.last_turn,
         "reasons": list(check.reasons),
@@ -241,9 +239,9 @@ def end_check(request: dict, lang: str) -> dict:
 def next_player(request: dict, lang: str) -> dict:
     found = fbb.next_player([(p["name"], p["treasure_count"]) for p in request["players"]])
     if found.rock_paper_scissors:
-        text = _t("next_tied", lang, names=join_list(found.candidates, lang), count=found.fewest_treasures)
+        text = t("fairy_black_box.next_tied", lang, names=join_list(found.candidates, lang), count=found.fewest_treasures)
     else:
-        text = _t("next_one", lang, name=found.candidates[0], count=found.fewest_treasures)
+        text = t("fairy_black_box.next_one", lang, name=found.candidates[0], count=found.fewest_treasures)
     return {
         "next_players": list(found.candidates),
         "fewest_treasures": found.fewest_treasures,

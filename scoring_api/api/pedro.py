@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games.errors import RuleError
 from ..games.pedro.auction import PASS, run_auction
-from ..games.pedro.cards import TEAMS, Card, parse_cards, parse_suit, points_of
+from ..games.pedro.cards import IN_PLAY, OTHER_TEAM, TEAMS, Card, parse_cards, parse_suit
 from ..games.pedro.game import play_game
 from ..games.pedro.rules import Rules
 from ..games.pedro.scoring import (
@@ -27,8 +27,10 @@ def _rules(request: dict) -> Rules:
     return request["rules"].check()
 
 
-def _call_text(call, lang: str) -> str:
-    return t("pedro.pass", lang) if call == PASS else str(call)
+def _calls_text(calls, lang: str) -> str:
+    """``N 7、E パス、...``: each seat with its call."""
+    passed = t("pedro.pass", lang)
+    return join_list([f"{seat} {passed if call == PASS else call}" for seat, call in calls], lang)
 
 
 @operation(
@@ -48,7 +50,7 @@ def _call_text(call, lang: str) -> str:
 def auction(request: dict, lang: str) -> dict:
     rules = _rules(request)
     result = run_auction(request["dealer"], request["calls"], rules)
-    listed = join_list((f"{c.seat} {_call_text(c.call, lang)}" for c in result.calls), lang)
+    listed = _calls_text(result.calls, lang)
     key = "pedro.auction_forced" if result.forced else "pedro.auction_high"
     explanation = sentences([
         t("pedro.auction_calls", lang, dealer=request["dealer"], calls=listed),
@@ -83,19 +85,21 @@ def trick(request: dict, lang: str) -> dict:
     rules = _rules(request)
     trump = parse_suit(request["trump"])
     cards = parse_cards(request["cards"], ("cards",))
-    hands = None
-    if request.get("hands") is not None:
-        hands = {seat: parse_cards(held, ("hands", seat)) for seat, held in request["hands"].items()}
+    hands = request.get("hands")
+    if hands is not None:
+        hands = {seat: parse_cards(held, ("hands", seat)) for seat, held in hands.items()}
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
-    points = sum(points_of(card, trump) for card in point_cards)
-    winning = next(card for seat, card in result.plays if seat == result.winner)
-    plays = join_list((f"{seat} {card}" for seat, card in result.plays), lang)
+    roles = IN_PLAY[trump]
+    points = sum(roles[card].points for card in point_cards)
+    plays = [(seat, str(card)) for seat, card in result.plays]
+    point_texts = [str(card) for card in point_cards]
     key = "pedro.trick_trump_wins" if result.trumped else "pedro.trick_suit_wins"
     parts = [
-        t("pedro.trick_plays", lang, trump=SUIT_SIGNS[trump], plays=plays),
-        t(key, lang, seat=result.winner, team=result.team, card=str(winning)),
-        t("pedro.trick_points", lang, cards=" ".join(map(str, point_cards)), points=points)
+        t("pedro.trick_plays", lang, trump=SUIT_SIGNS[trump],
+          plays=join_list([f"{seat} {card}" for seat, card in plays], lang)),
+        t(key, lang, seat=result.winner, team=result.team, card=str(result.card)),
+        t("pedro.trick_points", lang, cards=" ".join(point_texts), points=points)
         if point_cards else t("pedro.trick_no_points", lang),
     ]
     if Card("2", trump) in point_cards:
@@ -104,29 +108,30 @@ def trick(request: dict, lang: str) -> dict:
     return {
         "winner": result.winner,
         "team": result.team,
-        "point_cards": [str(card) for card in point_cards],
+        "point_cards": point_texts,
         "points": points,
         "led_suit": result.led_suit,
         "trumped": result.trumped,
-        "plays": [{"seat": seat, "card": str(card)} for seat, card in result.plays],
+        "plays": [{"seat": seat, "card": card} for seat, card in plays],
         "explanation": sentences(parts, lang),
     }
 
 
 def _hand_points(hand: dict, rules: Rules) -> HandPoints:
     """Points of one hand input: given directly, or from the captured cards."""
-    has_points = hand.get("points") is not None
-    has_cards = hand.get("captured") is not None or hand.get("trump") is not None
-    if has_points == has_cards or (has_cards and (hand.get("trump") is None or hand.get("captured") is None)):
+    points, trump, captured = hand.get("points"), hand.get("trump"), hand.get("captured")
+    given = (points is not None, trump is not None, captured is not None)
+    if given not in ((True, False, False), (False, True, True)):
         raise RuleError("points_or_captured", ("points",))
+    has_points = given[0]
     for key, rule in (("two_dealt_to", "dealt"), ("two_played_by", "played")):
         if hand.get(key) is not None and (has_points or rules.two_scored_by != rule):
             raise RuleError("two_field_for_rule", (key,), field=key, rule=rules.two_scored_by)
     if has_points:
-        check_points(hand["points"])
-        return HandPoints(dict(hand["points"]), {})
-    trump = parse_suit(hand["trump"])
-    captured = {team: parse_cards(hand["captured"].get(team, []), ("captured", team)) for team in TEAMS}
+        check_points(points)
+        return HandPoints(dict(points), {})
+    trump = parse_suit(trump)
+    captured = {team: parse_cards(captured.get(team, []), ("captured", team)) for team in TEAMS}
     two_team = hand.get("two_dealt_to") if rules.two_scored_by == "dealt" else hand.get("two_played_by")
     return hand_points(trump, captured, rules, two_team)
 
@@ -142,7 +147,7 @@ def _check_bid(hand: dict, rules: Rules) -> None:
 
 
 def _explain(result: Settlement, rules: Rules, lang: str) -> str:
-    bidder, other = result.bid_team, TEAMS[1 - TEAMS.index(result.bid_team)]
+    bidder, other = result.bid_team, OTHER_TEAM[result.bid_team]
     key = "pedro.settle_made" if result.bid_made else "pedro.settle_set"
     before, after = result.scores_before, result.scores_after
     parts = [
@@ -157,28 +162,37 @@ def _explain(result: Settlement, rules: Rules, lang: str) -> str:
     return sentences(parts, lang)
 
 
+_WIN_KEYS = {"bidder_goes_out": "pedro.win_bidder_goes_out", "target": "pedro.win_target"}
+
+
 def _outcome(result: Settlement, rules: Rules, lang: str) -> str:
     if result.winner:
-        key = {
-            "bidder_goes_out": "pedro.win_bidder_goes_out",
-            "target": "pedro.win_target",
-            "tie_rule": "pedro.win_tie_bidder" if rules.tie_rule == "bidder_wins" else "pedro.win_tie_higher",
-        }[result.decided_by]
+        if result.decided_by == "tie_rule":
+            key = "pedro.win_tie_bidder" if rules.tie_rule == "bidder_wins" else "pedro.win_tie_higher"
+        else:
+            key = _WIN_KEYS[result.decided_by]
         return t(key, lang, winner=result.winner, target=rules.target)
     return t(f"pedro.next_{result.next_hand}", lang, margin=rules.bidder_out_margin)
+
+
+def _point_cards(points: HandPoints) -> dict | None:
+    """Each team's point cards as data (None when the points were given, not the cards)."""
+    if not points.cards:
+        return None
+    return {
+        team: [
+            {"card": str(p.card), "points": p.points, "name": p.name, "reason": p.reason}
+            for p in points.cards[team]
+        ]
+        for team in TEAMS
+    }
 
 
 def _settlement(result: Settlement, points: HandPoints, rules: Rules, lang: str) -> dict:
     return {
         "bid": {"team": result.bid_team, "amount": result.bid},
         "points": result.points,
-        "point_cards": {
-            team: [
-                {"card": str(p.card), "points": p.points, "name": p.name, "reason": p.reason}
-                for p in points.cards[team]
-            ]
-            for team in TEAMS
-        } if points.cards else None,
+        "point_cards": _point_cards(points),
         "bid_made": result.bid_made,
         "deltas": result.deltas,
         "scores_before": result.scores_before,
@@ -212,7 +226,9 @@ def hand(request: dict, lang: str) -> dict:
     check_game_running(request["scores_before"], rules, ("scores_before",))
     points = _hand_points(request, rules)
     result = settle(request["bid"]["team"], request["bid"]["amount"], request["scores_before"], points.points, rules)
-    return {**_settlement(result, points, rules, lang), "rules": rules.as_dict()}
+    settlement = _settlement(result, points, rules, lang)
+    settlement["rules"] = rules.as_dict()
+    return settlement
 
 
 @operation(

@@ -24,7 +24,8 @@ Decisions where the rules are silent (each repeated in the function that applies
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from bisect import bisect_left
+from typing import NamedTuple
 
 from .errors import RuleError
 
@@ -41,15 +42,15 @@ KIRAKIRA = "きらきら"
 #: Its accepted spellings after :func:`_fold` (NFKC, case-folded, brackets removed).
 KIRAKIRA_SPELLINGS = frozenset({"きらきら", "キラキラ", "kirakira"})
 _BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
+_CLOSING = {opening: closing for opening, closing in _BRACKETS}  # opening -> closing
 
 
 def _fold(name: str) -> str:
     """A treasure name reduced for comparison: NFKC (half-width ｷﾗｷﾗ, full-width letters
     and ＜＞ become ordinary), case-folded, spaces trimmed, one pair of brackets removed."""
     folded = unicodedata.normalize("NFKC", name).casefold().strip()
-    for opening, closing in _BRACKETS:
-        if len(folded) >= 2 and folded[0] == opening and folded[-1] == closing:
-            return folded[1:-1].strip()
+    if len(folded) >= 2 and _CLOSING.get(folded[0]) == folded[-1]:
+        return folded[1:-1].strip()
     return folded
 
 
@@ -83,8 +84,7 @@ def star_runouts_to_end(players: int) -> int:
     return 1 if players == 2 else 2
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     players: int
     starting_mood: int
     star_runouts_to_end: int
@@ -104,22 +104,27 @@ def setup(players: int) -> Setup:
 # -- Final scoring (rules: Final scoring; Mood) ------------------------------------------
 
 
-@dataclass(frozen=True)
-class Treasure:
+class Treasure(NamedTuple):
     name: str
     points: int
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     name: str
     mood: int
     eliminated: bool
     treasures: tuple[Treasure, ...] = ()
 
 
-def check_players(players: list[Player]) -> None:
+def kirakira_cards(player: Player) -> list[int]:
+    """Where 〈きらきら〉 lies in the player's hand: the indices of those treasures."""
+    return [c for c, treasure in enumerate(player.treasures) if is_kirakira(treasure.name)]
+
+
+def check_players(players: list[Player], kirakira: list[list[int]]) -> None:
     """Refuse a table the rules cannot produce; the error points at the first culprit.
+
+    ``kirakira`` holds each player's :func:`kirakira_cards`.
 
     * names tell players apart, so each is used once;
     * a player still in has mood 1 or more (*Mood*: at 0 the player is eliminated);
@@ -128,11 +133,8 @@ def check_players(players: list[Player]) -> None:
     * 〈きらきら〉 is one card: one holder, one copy (*Final scoring*).
     """
     check_player_count(len(players))
-    seen: set[str] = set()
-    for p, player in enumerate(players):
-        if player.name in seen:
-            raise RuleError("duplicate_name", ("players", p, "name"), name=player.name)
-        seen.add(player.name)
+    if len({player.name for player in players}) < len(players):
+        _refuse_duplicate_name(players)
     for p, player in enumerate(players):
         if player.eliminated and player.treasures:
             raise RuleError(
@@ -141,32 +143,46 @@ def check_players(players: list[Player]) -> None:
             )
         if not player.eliminated and player.mood == 0:
             raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=player.name)
+    _check_treasure_count(players)
+    holder: int | None = None
+    for p, cards in enumerate(kirakira):
+        for c in cards:
+            if holder is None:
+                holder = p
+            elif holder == p:
+                raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p].name)
+            else:
+                raise RuleError(
+                    "two_kirakira", ("players", p, "treasures", c),
+                    first=players[holder].name, second=players[p].name,
+                )
+
+
+def _refuse_duplicate_name(players: list[Player]) -> None:
+    """Name the first player whose name was used before."""
+    seen: set[str] = set()
+    for p, player in enumerate(players):
+        if player.name in seen:
+            raise RuleError("duplicate_name", ("players", p, "name"), name=player.name)
+        seen.add(player.name)
+
+
+def _check_treasure_count(players: list[Player]) -> None:
+    """At most the box's 15 treasure cards in all hands; the error points at the hand
+    that passes the limit."""
+    total = sum(len(player.treasures) for player in players)
+    if total <= TREASURE_CARDS:
+        return
     held = 0
     for p, player in enumerate(players):
         held += len(player.treasures)
         if held > TREASURE_CARDS:
-            total = sum(len(q.treasures) for q in players)
             raise RuleError(
                 "too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS
             )
-    holder: tuple[int, int] | None = None
-    for p, player in enumerate(players):
-        for c, treasure in enumerate(player.treasures):
-            if not is_kirakira(treasure.name):
-                continue
-            if holder is None:
-                holder = (p, c)
-            elif holder[0] == p:
-                raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=player.name)
-            else:
-                raise RuleError(
-                    "two_kirakira", ("players", p, "treasures", c),
-                    first=players[holder[0]].name, second=player.name,
-                )
 
 
-@dataclass(frozen=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     name: str
     eliminated: bool
     mood: int
@@ -176,21 +192,14 @@ class PlayerScore:
     rank: int | None = None
 
 
-def score_player(player: Player) -> PlayerScore:
+def score_player(player: Player, has_kirakira: bool) -> PlayerScore:
     """A player's score: the sum of the points of the treasures in hand, or ``None`` when
     eliminated (*Final scoring*: only players who were not eliminated score)."""
-    return PlayerScore(
-        name=player.name,
-        eliminated=player.eliminated,
-        mood=player.mood,
-        treasures=player.treasures,
-        score=None if player.eliminated else sum(t.points for t in player.treasures),
-        has_kirakira=any(is_kirakira(t.name) for t in player.treasures),
-    )
+    score = None if player.eliminated else sum([t.points for t in player.treasures])
+    return PlayerScore(player.name, player.eliminated, player.mood, player.treasures, score, has_kirakira)
 
 
-@dataclass(frozen=True)
-class GameScore:
+class GameScore(NamedTuple):
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
     decided_by: str | None  # "score" | "kirakira" | "mood" | "shared" | None (no survivor)
@@ -204,8 +213,9 @@ def _order_key(player: PlayerScore) -> tuple[int, bool, int]:
     return (-player.score, not player.has_kirakira, -player.mood)
 
 
-def decide_winners(scores: list[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
-    """The winners and the step that decided them (*Final scoring*).
+def decide_winners(tied: list[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
+    """The winners among ``tied``, the scoring players at the top score, and the step
+    that decided them (*Final scoring*).
 
     1. Highest score wins (``"score"``; a single survivor always wins this way).
     2. Tied: the tied player holding 〈きらきら〉 wins (``"kirakira"``).
@@ -214,11 +224,8 @@ def decide_winners(scores: list[PlayerScore]) -> tuple[tuple[str, ...], str | No
 
     Decision: with nobody left to score, there is no winner: ``((), None)``.
     """
-    scoring = [s for s in scores if s.score is not None]
-    if not scoring:
+    if not tied:
         return (), None
-    top = max(s.score for s in scoring)
-    tied = [s for s in scoring if s.score == top]
     if len(tied) == 1:
         return (tied[0].name,), "score"
     holders = [s for s in tied if s.has_kirakira]
@@ -232,27 +239,25 @@ def decide_winners(scores: list[PlayerScore]) -> tuple[tuple[str, ...], str | No
 def rank(scores: list[PlayerScore]) -> list[PlayerScore]:
     """Scores with ranks: 1 + the number of scoring players strictly ahead by
     :func:`_order_key`; eliminated players have no rank. Rank 1 is exactly the winners."""
-    scoring = [s for s in scores if s.score is not None]
-    ranked = []
-    for s in scores:
-        if s.score is None:
-            ranked.append(s)
-            continue
-        ahead = sum(1 for o in scoring if _order_key(o) < _order_key(s))
-        ranked.append(PlayerScore(**{**s.__dict__, "rank": 1 + ahead}))
-    return ranked
+    keys = [None if s.score is None else _order_key(s) for s in scores]
+    ordered = sorted(key for key in keys if key is not None)
+    return [
+        s if key is None else s._replace(rank=1 + bisect_left(ordered, key))
+        for s, key in zip(scores, keys)
+    ]
 
 
 def score_game(players: list[Player]) -> GameScore:
     """Final scoring of a finished game (*Final scoring*), after :func:`check_players`."""
-    check_players(players)
-    scores = rank([score_player(p) for p in players])
-    winners, decided_by = decide_winners(scores)
+    kirakira = [kirakira_cards(p) for p in players]
+    check_players(players, kirakira)
+    scores = rank([score_player(p, bool(cards)) for p, cards in zip(players, kirakira)])
     scoring = [s for s in scores if s.score is not None]
-    top = max((s.score for s in scoring), default=None)
-    tied = tuple(s.name for s in scoring if s.score == top)
-    top_mood = max((s.mood for s in scoring if s.score == top), default=None)
-    return GameScore(tuple(scores), winners, decided_by, top, tied, top_mood)
+    top = max([s.score for s in scoring], default=None)
+    tied = [s for s in scoring if s.score == top]
+    winners, decided_by = decide_winners(tied)
+    top_mood = max([s.mood for s in tied], default=None)
+    return GameScore(tuple(scores), winners, decided_by, top, tuple([s.name for s in tied]), top_mood)
 
 
 # -- End of the game (rules: Deck refresh and end) ---------------------------------------
@@ -261,8 +266,7 @@ def score_game(players: list[Player]) -> GameScore:
 END_CONDITIONS = ("star_deck", "treasure_deck", "players_left")
 
 
-@dataclass(frozen=True)
-class EndCheck:
+class EndCheck(NamedTuple):
     players: int
     star_deck_runouts: int
     star_runouts_to_end: int
@@ -319,8 +323,7 @@ def end_check(
 # -- Next player after an elimination (rules: Mood) --------------------------------------
 
 
-@dataclass(frozen=True)
-class NextPlayer:
+class NextPlayer(NamedTuple):
     candidates: tuple[str, ...]  # one name, or the tied players (rock-paper-scissors)
     fewest_treasures: int
 

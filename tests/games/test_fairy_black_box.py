@@ -33,13 +33,16 @@ def refusal(call, *args):
 @pytest.mark.parametrize(
     "name",
     ["きらきら", "キラキラ", "kirakira", "KiraKira", "KIRAKIRA", "〈きらきら〉", "〈キラキラ〉",
-     "<kirakira>", "＜ｋｉｒａｋｉｒａ＞", "ｷﾗｷﾗ", " きらきら ", "「きらきら」"],
+     "<kirakira>", "＜ｋｉｒａｋｉｒａ＞", "ｷﾗｷﾗ", " きらきら ", "「きらきら」", "《キラキラ》", "【kirakira】",
+     "『 きらきら 』"],
 )
 def test_kirakira_spellings_are_recognised(name):
     assert fbb.is_kirakira(name)
 
 
-@pytest.mark.parametrize("name", ["きらきら星", "kira", "ぎらぎら", "〈きらきら", "キラ キラ", "kirakira2", ""])
+@pytest.mark.parametrize(
+    "name", ["きらきら星", "kira", "ぎらぎら", "〈きらきら", "キラ キラ", "kirakira2", "", "〈きらきら」", "<<kirakira>>", "〉きらきら〈"],
+)
 def test_other_names_are_not_kirakira(name):
     assert not fbb.is_kirakira(name)
 
@@ -138,6 +141,8 @@ def test_two_player_scores_of_zero_tie_on_mood():
 def test_duplicate_names_are_refused():
     error = refusal(fbb.score_game, [player("Aki", 1), player("Aki", 2)])
     assert (error.code, error.where, error.facts) == ("duplicate_name", ("players", 1, "name"), {"name": "Aki"})
+    error = refusal(fbb.score_game, [player("Aki", 1), player("Ben", 1), player("Cho", 1), player("Ben", 0)])
+    assert (error.where, error.facts) == (("players", 3, "name"), {"name": "Ben"})
 
 
 def test_eliminated_player_holding_treasures_is_refused():
@@ -163,6 +168,8 @@ def test_more_than_fifteen_treasures_in_all_hands_is_refused():
     assert error.code == "too_many_treasures"
     assert error.where == ("players", 1, "treasures")
     assert error.facts == {"count": 16, "limit": 15}
+    error = refusal(fbb.score_game, [player("Aki", 1, *eight), player("Ben", 1, *eight[:7]), player("Cho", 1, *eight)])
+    assert (error.where, error.facts) == (("players", 2, "treasures"), {"count": 23, "limit": 15})
     fifteen = fbb.score_game([player("Aki", 1, *eight), player("Ben", 1, *eight[:7])])
     assert [p.score for p in fifteen.players] == [8, 7]
 

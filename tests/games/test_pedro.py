@@ -1,10 +1,28 @@
 """Pedro rules (rules/pedro.md): cards, auction, tricks, points, settlement, whole games."""
 
+import dataclasses
+import itertools
+import re
+
 import pytest
 
 from scoring_api.games.errors import RuleError
 from scoring_api.games.pedro.auction import run_auction
-from scoring_api.games.pedro.cards import Card, is_trump, low_pedro, parse_card, strength
+from scoring_api.games.pedro.cards import (
+    CARD_PATTERN,
+    DECK,
+    IN_PLAY,
+    SUITS,
+    Card,
+    is_trump,
+    low_pedro,
+    parse_card,
+    parse_cards,
+    point_name,
+    points_of,
+    strength,
+    suit_in_play,
+)
 from scoring_api.games.pedro.game import play_game
 from scoring_api.games.pedro.rules import Rules
 from scoring_api.games.pedro.scoring import check_game_running, hand_points, settle
@@ -35,6 +53,42 @@ def test_anything_else_is_refused_naming_the_card(text):
         parse_card(text, ("cards", 2))
     assert caught.value.code == "bad_card"
     assert caught.value.facts == {"card": text} and caught.value.where == ("cards", 2)
+
+
+def test_the_spellings_table_reads_exactly_what_the_pattern_matches():
+    pattern = re.compile(CARD_PATTERN)
+    alphabet = ["1", "0", "10", "2", "5", "9", "A", "k", "q", "J", "X", "H", "d", "c", "S", "♥", "♢", "♣", "♤", "★", " "]
+    for size in (1, 2, 3):
+        for parts in itertools.product(alphabet, repeat=size):
+            text = "".join(parts)
+            match = pattern.match(text.strip())
+            try:
+                card = parse_card(text)
+            except RuleError:
+                card = None
+            expected = Card(match.group(1).upper(), {"♥": "H", "♢": "D", "♣": "C", "♤": "S"}.get(
+                match.group(2), match.group(2).upper())) if match else None
+            assert card == expected, text
+
+
+def test_a_list_of_cards_is_refused_at_its_first_bad_card():
+    assert parse_cards(["10h", " 5♦ ", "AS"]) == [Card("10", "H"), Card("5", "D"), Card("A", "S")]
+    for texts, index in ((["AS", "1H", "ZZ"], 1), (["AS", "KS", 5], 2)):
+        with pytest.raises(RuleError) as caught:
+            parse_cards(texts, ("captured", "NS"))
+        assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", index))
+        assert caught.value.facts == {"card": texts[index]}
+
+
+def test_the_in_play_table_is_the_rules_for_every_card_and_trump():
+    for trump, card in itertools.product(SUITS, DECK):
+        role = IN_PLAY[trump][card]
+        points = points_of(card, trump)
+        assert role == (
+            suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points,
+            point_name(card, trump) if points else None,
+        )
+    assert sum(role.trump for role in IN_PLAY["H"].values()) == 14  # 13 hearts and the Low Pedro
 
 
 @pytest.mark.parametrize("trump, low", [("H", "5D"), ("D", "5H"), ("S", "5C"), ("C", "5S")])
@@ -98,6 +152,13 @@ def test_highest_trump_wins_and_low_pedro_is_a_trump():
     result = play_trick("H", "N", cards("AS", "5D", "KS", "3S"))
     assert (result.winner, result.team, result.led_suit, result.trumped) == ("E", "EW", "S", True)
     assert result.point_cards("H") == [Card("5", "D")]
+
+
+def test_the_trick_names_the_winning_card_and_whether_trump_was_played():
+    trumped = play_trick("S", "E", cards("5C", "4S", "AC", "3S"))
+    assert (trumped.card, trumped.trumped) == (Card("5", "C"), True)
+    plain = play_trick("H", "S", cards("9C", "AD", "KC", "QC"))
+    assert (plain.card, plain.trumped) == (Card("K", "C"), False)
 
 
 def test_low_pedro_beats_the_four_but_not_the_pedro():
@@ -179,8 +240,29 @@ def test_a_card_captured_twice_or_by_both_teams_is_refused():
     with pytest.raises(RuleError) as caught:
         hand_points("H", {"NS": cards("AH"), "EW": cards("AH")}, DEFAULT, None)
     assert (caught.value.code, caught.value.where) == ("captured_twice", ("captured", "EW", 0))
-    with pytest.raises(RuleError):
-        hand_points("H", {"NS": cards("AH", "AH"), "EW": []}, DEFAULT, None)
+    with pytest.raises(RuleError) as caught:
+        hand_points("H", {"NS": cards("AH", "KH", "AH"), "EW": []}, DEFAULT, None)
+    assert (caught.value.where, caught.value.facts) == (("captured", "NS", 2), {"card": "AH", "team": "NS"})
+
+
+def test_more_cards_than_six_tricks_hold_are_refused_after_duplicates():
+    deck = [Card(rank, suit) for suit in "HDCS" for rank in ("A", "K", "Q", "J", "10", "9", "8")]
+    with pytest.raises(RuleError) as caught:
+        hand_points("H", {"NS": deck[:13], "EW": deck[13:25]}, DEFAULT, "NS")
+    assert (caught.value.code, caught.value.facts) == ("too_many_captured", {"count": 25, "limit": 24})
+    with pytest.raises(RuleError) as caught:
+        hand_points("H", {"NS": deck[:13], "EW": deck[12:25]}, DEFAULT, "NS")
+    assert (caught.value.code, caught.value.where) == ("captured_twice", ("captured", "EW", 0))
+
+
+def test_point_cards_are_listed_most_points_first_then_by_name():
+    captured = {"NS": cards("2C", "JC", "10C", "AC", "5S", "5C", "KC"), "EW": []}
+    result = hand_points("C", captured, Rules(two_scored_by="captured"))
+    assert [p.name for p in result.cards["NS"]] == ["low_pedro", "pedro", "ace", "jack", "ten", "two"]
+    assert result.points == {"NS": 14, "EW": 0}
+    played = hand_points("C", captured, Rules(two_scored_by="played"), "EW")
+    assert [(p.name, p.reason) for p in played.cards["EW"]] == [("two", "played")]
+    assert played.points == {"NS": 13, "EW": 1}
 
 
 def test_two_in_play_needs_its_owner_under_dealt():
@@ -309,6 +391,11 @@ def test_a_game_with_negative_scores():
     ledger = play_game([("NS", 12, {"NS": 5, "EW": 9}), ("NS", 10, {"NS": 4, "EW": 10})], DEFAULT)
     assert ledger.scores == {"NS": -22, "EW": 19}
     assert ledger.winner is None and ledger.next_hand == "normal"
+
+
+def test_rules_as_data_name_every_option():
+    rules = Rules(target=62, min_bid=6, dealer_forced_bid=6, two_scored_by="played", tie_rule="bidder_wins")
+    assert rules.as_dict() == dataclasses.asdict(rules)
 
 
 def test_rules_that_contradict_each_other():

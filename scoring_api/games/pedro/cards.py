@@ -6,12 +6,15 @@
   trump and no longer a card of its printed suit: hearts <-> 5 of diamonds, diamonds <->
   5 of hearts, spades <-> 5 of clubs, clubs <-> 5 of spades.
 * Trump order A K Q J 10 9 8 7 6 5 (Pedro), Low Pedro, 4 3 2: 15 trumps.
+
+The rules below are written once as functions; the tables after them (the deck's
+spellings, each card's role under each trump) are those functions evaluated for all 52
+cards at import, so that a request looks cards up instead of working them out again.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import RuleError
 
@@ -24,36 +27,26 @@ SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
 SEATS = ("N", "E", "S", "W")  # clockwise
 TEAMS = ("NS", "EW")
 TEAM_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+OTHER_TEAM = {"NS": "EW", "EW": "NS"}
 
 #: A card as text: rank then suit, any case, suit as letter or symbol ("10H", "5♦", "as").
+#: :data:`CARD_SPELLINGS` holds exactly the texts this pattern matches.
 CARD_PATTERN = r"^(10|[2-9AKQJakqj])([HDCShdcs♥♡♦♢♣♧♠♤])$"
-_CARD = re.compile(CARD_PATTERN)
 
 
-@dataclass(frozen=True, order=True)
-class Card:
+class Card(NamedTuple):
+    """A card; a named tuple, so that comparing and hashing cards are tuple operations."""
+
     rank: str  # one of RANKS
     suit: str  # one of SUITS
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return self.rank + self.suit
 
 
 def parse_suit(text: str) -> str:
     """``"H"``, ``"h"`` or ``"♥"`` -> ``"H"``."""
     return SUIT_SYMBOLS.get(text, text.upper())
-
-
-def parse_card(text: str, where: tuple = ()) -> Card:
-    """``"10H"``, ``"5♦"``, ``"as"`` -> Card; anything else is a RuleError naming it."""
-    match = _CARD.match(text.strip()) if isinstance(text, str) else None
-    if not match:
-        raise RuleError("bad_card", where, card=text)
-    return Card(match.group(1).upper(), parse_suit(match.group(2)))
-
-
-def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
-    return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]
 
 
 def next_seat(seat: str, steps: int = 1) -> str:
@@ -106,4 +99,67 @@ def point_name(card: Card, trump: str) -> str:
 
 
 def full_deck() -> list[Card]:
-    return [Card(rank, suit) for suit in SUITS for rank in RANKS]
+    return list(DECK)
+
+
+# -- Tables: the rules above, evaluated once for every card ------------------------------
+
+DECK = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+
+
+def _spellings() -> dict[str, Card]:
+    """Every text :data:`CARD_PATTERN` matches, with its card."""
+    ranks = {rank: [rank, rank.lower()] for rank in RANKS}
+    suits = {suit: [suit, suit.lower()] for suit in SUITS}
+    for symbol, suit in SUIT_SYMBOLS.items():
+        suits[suit].append(symbol)
+    return {
+        rank_text + suit_text: card
+        for card in DECK
+        for rank_text in ranks[card.rank]
+        for suit_text in suits[card.suit]
+    }
+
+
+CARD_SPELLINGS = _spellings()
+
+
+class CardInPlay(NamedTuple):
+    """What a card is in a hand with a given trump (the functions above, precomputed)."""
+
+    suit: str  # suit_in_play
+    trump: bool  # is_trump
+    strength: int  # strength
+    points: int  # points_of: 0 for non-point cards
+    name: str | None  # point_name; None for non-point cards
+
+
+def _in_play(card: Card, trump: str) -> CardInPlay:
+    points = points_of(card, trump)
+    return CardInPlay(
+        suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points,
+        point_name(card, trump) if points else None,
+    )
+
+
+#: ``IN_PLAY[trump][card]``: every card's role under every trump.
+IN_PLAY = {trump: {card: _in_play(card, trump) for card in DECK} for trump in SUITS}
+
+#: ``SEATS_FROM[seat]``: the four seats in play order, starting with ``seat``.
+SEATS_FROM = {seat: tuple(next_seat(seat, steps) for steps in range(4)) for seat in SEATS}
+
+
+def parse_card(text: str, where: tuple = ()) -> Card:
+    """``"10H"``, ``"5♦"``, ``"as"`` -> Card; anything else is a RuleError naming it."""
+    card = CARD_SPELLINGS.get(text.strip()) if isinstance(text, str) else None
+    if card is None:
+        raise RuleError("bad_card", where, card=text)
+    return card
+
+
+def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
+    """Every text as a card; the first one that is not a card is refused, by index."""
+    try:
+        return [CARD_SPELLINGS[text.strip()] for text in texts]
+    except (KeyError, AttributeError):
+        return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]

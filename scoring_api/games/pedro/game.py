@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import RuleError
 from .cards import TEAMS
@@ -11,8 +11,7 @@ from .rules import Rules
 from .scoring import Settlement, settle
 
 
-@dataclass(frozen=True)
-class GameLedger:
+class GameLedger(NamedTuple):
     hands: tuple[Settlement, ...]
     scores: dict[str, int]
     winner: str | None

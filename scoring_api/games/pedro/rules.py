@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from ..errors import RuleError
 
@@ -34,4 +34,12 @@ class Rules:
         return self
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {
+            "target": self.target,
+            "min_bid": self.min_bid,
+            "max_bid": self.max_bid,
+            "dealer_forced_bid": self.dealer_forced_bid,
+            "two_scored_by": self.two_scored_by,
+            "bidder_out_margin": self.bidder_out_margin,
+            "tie_rule": self.tie_rule,
+        }

@@ -11,10 +11,11 @@ subtracts the bid (scores may go negative); the other team always adds what it t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import TEAMS, Card, point_name, points_of
+from .cards import IN_PLAY, OTHER_TEAM, SUITS, TEAMS, Card
 from .rules import MAX_POINTS, Rules
 
 MAX_CAPTURED = 24  # six tricks of four cards
@@ -28,14 +29,30 @@ class PointCard:
     reason: str  # captured, dealt, played
 
 
-@dataclass(frozen=True)
-class HandPoints:
+class HandPoints(NamedTuple):
     points: dict[str, int]
-    cards: dict[str, list[PointCard]] = field(default_factory=dict)
+    cards: dict[str, list[PointCard]]  # {} when the points were given, not the cards
 
 
-def other_team(team: str) -> str:
-    return TEAMS[1 - TEAMS.index(team)]
+def _point_cards(trump: str) -> list[PointCard]:
+    """The six point cards of a trump, as captured, in the order a team's list shows them:
+    most points first, then by name."""
+    captured = [
+        PointCard(card, role.points, role.name, "captured")
+        for card, role in IN_PLAY[trump].items() if role.points
+    ]
+    return sorted(captured, key=lambda p: (-p.points, p.name))
+
+
+#: ``POINT_CARDS[trump]``: see :func:`_point_cards` (the 2 of trump is last).
+POINT_CARDS = {trump: _point_cards(trump) for trump in SUITS}
+#: ``TWOS[trump]``: the 2 of trump.
+TWOS = {trump: Card("2", trump) for trump in SUITS}
+#: ``TWO_POINT_CARDS[trump][rule]``: the 2 of trump scored apart, by rule dealt or played.
+TWO_POINT_CARDS = {
+    trump: {rule: PointCard(TWOS[trump], 1, "two", rule) for rule in ("dealt", "played")}
+    for trump in SUITS
+}
 
 
 def hand_points(
@@ -47,8 +64,45 @@ def hand_points(
     who played it (rule ``played``); None when the 2 never came into play. Under
     ``captured`` it is not used: the 2 goes with the trick like the other point cards.
     """
+    owner = _owners(captured)
+    two = TWOS[trump]
+    separate_two = rules.two_scored_by in ("dealt", "played")
+    if separate_two and two in owner and two_team is None:
+        key = "two_dealt_to" if rules.two_scored_by == "dealt" else "two_played_by"
+        raise RuleError("two_owner_missing", (key,), card=str(two), rule=rules.two_scored_by)
+    by_capture = POINT_CARDS[trump][:-1] if separate_two else POINT_CARDS[trump]  # the 2 is last
+    cards: dict[str, list[PointCard]] = {"NS": [], "EW": []}
+    points = {"NS": 0, "EW": 0}
+    for point_card in by_capture:  # already in the order of the lists
+        team = owner.get(point_card.card)
+        if team is not None:
+            cards[team].append(point_card)
+            points[team] += point_card.points
+    if separate_two and two_team is not None:
+        cards[two_team].append(TWO_POINT_CARDS[trump][rules.two_scored_by])  # last in order too
+        points[two_team] += 1
+    return HandPoints(points, cards)
+
+
+def _owners(captured: dict[str, list[Card]]) -> dict[Card, str]:
+    """Which team captured each card; refused: a card captured twice, more cards than six
+    tricks hold."""
     owner: dict[Card, str] = {}
     total = 0
+    for team in TEAMS:
+        taken = captured.get(team, [])
+        owner.update(dict.fromkeys(taken, team))
+        total += len(taken)
+    if len(owner) < total:
+        _refuse_captured_twice(captured)
+    if total > MAX_CAPTURED:
+        raise RuleError("too_many_captured", ("captured",), count=total, limit=MAX_CAPTURED)
+    return owner
+
+
+def _refuse_captured_twice(captured: dict[str, list[Card]]) -> None:
+    """Name the first card captured a second time (in NS's list, then EW's)."""
+    owner: dict[Card, str] = {}
     for team in TEAMS:
         for index, card in enumerate(captured.get(team, [])):
             if card in owner:
@@ -56,25 +110,6 @@ def hand_points(
                     "captured_twice", ("captured", team, index), card=str(card), team=owner[card]
                 )
             owner[card] = team
-            total += 1
-    if total > MAX_CAPTURED:
-        raise RuleError("too_many_captured", ("captured",), count=total, limit=MAX_CAPTURED)
-    two = Card("2", trump)
-    separate_two = rules.two_scored_by in ("dealt", "played")
-    if separate_two and two in owner and two_team is None:
-        key = "two_dealt_to" if rules.two_scored_by == "dealt" else "two_played_by"
-        raise RuleError("two_owner_missing", (key,), card=str(two), rule=rules.two_scored_by)
-    cards: dict[str, list[PointCard]] = {team: [] for team in TEAMS}
-    for card, team in owner.items():
-        points = points_of(card, trump)
-        if not points or (separate_two and card == two):
-            continue
-        cards[team].append(PointCard(card, points, point_name(card, trump), "captured"))
-    if separate_two and two_team is not None:
-        cards[two_team].append(PointCard(two, 1, "two", rules.two_scored_by))
-    for team in TEAMS:
-        cards[team].sort(key=lambda p: (-p.points, p.name))
-    return HandPoints({team: sum(p.points for p in cards[team]) for team in TEAMS}, cards)
 
 
 def check_points(points: dict[str, int]) -> None:
@@ -83,8 +118,7 @@ def check_points(points: dict[str, int]) -> None:
         raise RuleError("too_many_points", ("points",), total=sum(points.values()), limit=MAX_POINTS)
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     bid_team: str
     bid: int
     points: dict[str, int]
@@ -102,7 +136,7 @@ class Settlement:
 def bidder_goes_out(scores: dict[str, int], rules: Rules) -> bool:
     """A hand that STARTS with both teams within the margin of the target (>= 93 for
     100) is a bidder-goes-out hand (rules/pedro.md, "End of game")."""
-    return all(scores[team] >= rules.target - rules.bidder_out_margin for team in TEAMS)
+    return min(scores["NS"], scores["EW"]) >= rules.target - rules.bidder_out_margin
 
 
 def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> None:
@@ -123,26 +157,15 @@ def settle(
     bid_team: str, bid: int, scores_before: dict[str, int], points: dict[str, int], rules: Rules
 ) -> Settlement:
     """Apply one hand's points to the scores and decide whether the game is over."""
-    other = other_team(bid_team)
+    other = OTHER_TEAM[bid_team]
     made = points[bid_team] >= bid
     deltas = {bid_team: points[bid_team] if made else -bid, other: points[other]}
-    after = {team: scores_before[team] + deltas[team] for team in TEAMS}
+    after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
-    winner, decided_by = None, None
-    if going_out and made:
-        winner, decided_by = bid_team, "bidder_goes_out"
-    else:
-        reached = [team for team in TEAMS if after[team] >= rules.target]
-        if len(reached) == 1:
-            winner, decided_by = reached[0], "target"
-        elif len(reached) == 2:
-            if rules.tie_rule == "bidder_wins":
-                winner, decided_by = bid_team, "tie_rule"
-            elif rules.tie_rule == "higher_score" and after["NS"] != after["EW"]:
-                winner, decided_by = max(TEAMS, key=after.get), "tie_rule"
+    winner, decided_by = _winner(bid_team, made, going_out, after, rules)
     if winner:
         next_hand = None
-    elif all(after[team] >= rules.target for team in TEAMS):
+    elif min(after["NS"], after["EW"]) >= rules.target:
         next_hand = "extra_hand"
     elif bidder_goes_out(after, rules):
         next_hand = "bidder_goes_out"
@@ -152,3 +175,25 @@ def settle(
         bid_team, bid, dict(points), made, deltas, dict(scores_before), after,
         going_out, winner is not None, winner, decided_by, next_hand,
     )
+
+
+def _winner(
+    bid_team: str, made: bool, going_out: bool, after: dict[str, int], rules: Rules
+) -> tuple[str | None, str | None]:
+    """The winner after this hand and the rule that decided (None, None: play on).
+
+    A bidder-goes-out hand is won by the bidding team if it makes its bid; else the one
+    team at the target wins; both there: the tie rule (an extra hand decides by default).
+    """
+    if going_out and made:
+        return bid_team, "bidder_goes_out"
+    if min(after["NS"], after["EW"]) >= rules.target:
+        if rules.tie_rule == "bidder_wins":
+            return bid_team, "tie_rule"
+        if rules.tie_rule == "higher_score" and after["NS"] != after["EW"]:
+            return max(TEAMS, key=after.get), "tie_rule"
+        return None, None
+    for team in TEAMS:
+        if after[team] >= rules.target:
+            return team, "target"
+    return None, None

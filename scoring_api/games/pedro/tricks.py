@@ -7,41 +7,49 @@ suit. The Low Pedro is a trump, never a card of its printed suit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import TEAM_OF, Card, is_trump, next_seat, points_of, strength, suit_in_play
+from .cards import IN_PLAY, SEATS_FROM, TEAM_OF, Card
 
 
-@dataclass(frozen=True)
-class TrickResult:
+class TrickResult(NamedTuple):
     winner: str
     team: str
+    card: Card  # the winning card
     led_suit: str
     trumped: bool
     plays: tuple[tuple[str, Card], ...]  # (seat, card) in play order
 
     def point_cards(self, trump: str) -> list[Card]:
-        return [card for _, card in self.plays if points_of(card, trump)]
+        roles = IN_PLAY[trump]
+        return [card for _, card in self.plays if roles[card].points]
 
 
 def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
     """Whether ``card`` from ``hand`` follows the rule when ``led`` was led (None: leading)."""
     if led is None:
         return True
-    led_suit = suit_in_play(led, trump)
-    holds_led_suit = any(suit_in_play(c, trump) == led_suit for c in hand)
-    if not holds_led_suit:
+    roles = IN_PLAY[trump]
+    led_suit = roles[led].suit
+    if not any(roles[held].suit == led_suit for held in hand):
         return True
-    return suit_in_play(card, trump) == led_suit or is_trump(card, trump)
+    role = roles[card]
+    return role.suit == led_suit or role.trump
 
 
 def winning_play(plays: list[tuple[str, Card]], trump: str) -> tuple[str, Card]:
     """The highest trump, else the highest card of the led suit."""
-    led_suit = suit_in_play(plays[0][1], trump)
-    trumps = [p for p in plays if is_trump(p[1], trump)]
-    candidates = trumps or [p for p in plays if suit_in_play(p[1], trump) == led_suit]
-    return max(candidates, key=lambda p: strength(p[1], trump))
+    roles = IN_PLAY[trump]
+    led_suit = roles[plays[0][1]].suit
+    best, best_rank = None, None
+    for play in plays:
+        role = roles[play[1]]
+        if role.trump or role.suit == led_suit:  # a card of another suit cannot win
+            rank = (role.trump, role.strength)  # any trump above the led suit
+            if best is None or rank > best_rank:
+                best, best_rank = play, rank
+    return best
 
 
 def play_trick(
@@ -49,18 +57,21 @@ def play_trick(
 ) -> TrickResult:
     """Who wins four cards played from ``leader`` clockwise; with the players' hands (as
     they were before this trick), every card is checked against the hand and the rule."""
+    if len(set(cards)) < len(cards):
+        _refuse_duplicate(cards)
+    plays = tuple(zip(SEATS_FROM[leader], cards))
+    if hands is not None:
+        _check_follow(plays, hands, trump)
+    seat, card = winning_play(plays, trump)
+    roles = IN_PLAY[trump]
+    trumped = roles[card].trump  # a trump was played exactly when a trump wins
+    return TrickResult(seat, TEAM_OF[seat], card, roles[cards[0]].suit, trumped, plays)
+
+
+def _refuse_duplicate(cards: list[Card]) -> None:
     for index, card in enumerate(cards):
         if card in cards[:index]:
             raise RuleError("duplicate_card", ("cards", index), card=str(card))
-    plays = [(next_seat(leader, i), card) for i, card in enumerate(cards)]
-    if hands is not None:
-        _check_follow(plays, hands, trump)
-    seat, _ = winning_play(plays, trump)
-    led = plays[0][1]
-    return TrickResult(
-        seat, TEAM_OF[seat], suit_in_play(led, trump),
-        any(is_trump(c, trump) for _, c in plays), tuple(plays),
-    )
 
 
 def _check_follow(plays, hands: dict[str, list[Card]], trump: str) -> None:
