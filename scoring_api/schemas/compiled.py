@@ -96,7 +96,7 @@ def _schema_loader(schema: Schema, unknown: str) -> Convert:
         target = field.attribute or name
         if "." in target:
             return _marshmallow_load(schema, unknown)
-        entries.append((key, target, field, _value_loader(field, direct=False)))
+        entries.append((key, target, field, _value_loader(field, direct=False), *_inline_check(field)))
     known = frozenset(entry[0] for entry in entries)
     refuse_unknown = unknown == RAISE
     post_load = _post_loader(schema, unknown)
@@ -105,8 +105,11 @@ def _schema_loader(schema: Schema, unknown: str) -> Convert:
         if type(data) is not dict or (refuse_unknown and not known.issuperset(data)):
             raise Fallback
         result = {}
-        for key, target, field, convert in entries:
+        for key, target, field, convert, kind, check in entries:
             value = data.get(key, missing)
+            if type(value) is kind and (check is None or check(value)):  # the common case, inline
+                result[target] = value
+                continue
             if convert is None:  # a field this module does not know: marshmallow's own
                 value = _deserialize(field, value, key, data)
             elif value is missing:
@@ -125,6 +128,16 @@ def _schema_loader(schema: Schema, unknown: str) -> Convert:
         return result
 
     return load
+
+
+def _inline_check(field: fields.Field) -> tuple[type | None, Callable[[Any], bool] | None]:
+    """``(kind, check)`` for a string, integer or boolean field with at most one validator:
+    a value of that exact type passing ``check`` loads as itself, without a call.
+    ``(None, None)`` otherwise (no value's type is ``None``)."""
+    kind = _scalar_kind(field) if not (field.pre_load or field.post_load) else None
+    if kind is None or len(field.validators) > 1:
+        return None, None
+    return kind, _check(field.validators[0], scalar=True) if field.validators else None
 
 
 def _post_loader(schema: Schema, unknown: str) -> Callable[[dict, Any], Any] | None:
@@ -221,8 +234,8 @@ def _typed_loader(field: fields.Field) -> Convert | None:
     if kind in _RAW:
         return lambda value: value
     if kind is fields.List:
-        item = _value_loader(field.inner)
-        return lambda value: [item(each) for each in _exactly(list)(value)]
+        item, as_list = _value_loader(field.inner), _exactly(list)
+        return lambda value: [item(each) for each in as_list(value)]
     if kind is fields.Dict:
         return _dict_loader(field)
     if kind is fields.Nested and not (field.many or field.schema.many):
@@ -317,7 +330,8 @@ def _schema_dumper(schema: Schema) -> Convert:
         if "." in source:
             return _marshmallow_dump(schema)
         key = field.data_key if field.data_key is not None else name
-        entries.append((name, source, key, field, _value_dumper(field)))
+        kind = _scalar_kind(field) if not getattr(field, "as_string", False) else None
+        entries.append((name, source, key, field, _value_dumper(field), kind))
 
     def dump(obj):
         kind = type(obj)
@@ -328,7 +342,13 @@ def _schema_dumper(schema: Schema) -> Convert:
         else:
             raise Fallback
         result = {}
-        for name, source, key, field, convert in entries:
+        for name, source, key, field, convert, kind in entries:
+            if kind is not None:  # strings, integers, booleans: themselves, inline
+                value = get(source, missing)
+                if type(value) is kind or value is None:
+                    result[key] = value
+                    continue
+                raise Fallback  # missing (dump_default), or marshmallow would convert it
             if convert is None:
                 value = field.serialize(name, obj, accessor=schema.get_attribute)
                 if value is not missing:
