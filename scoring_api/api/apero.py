@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..games import apero
-from ..i18n import LANGS, join_list, t
+from ..i18n import LANGS, t
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
 from .operations import operation
 
@@ -26,31 +28,40 @@ COLOR_SENTENCES = _positional("apero.color_single", "color_name", "cards", "expr
 TOTAL_SENTENCES = _positional("apero.total", "name", "parts", "total")
 WINNER_SENTENCES = _positional("apero.winners_one", "names", "total")
 TIE_SENTENCES = _positional("apero.winners_tied", "names", "total")
+#: ``text.list_separator`` by language: the winners' names (text) joined as ``join_list`` does.
+LIST_SEPARATORS = _positional("text.list_separator")
 
-
-def _color(score: apero.ColorScore, label: str, sentence: str) -> dict:
-    """One colour's scores; ``sentence`` is ``apero.color_single`` (:data:`COLOR_SENTENCES`)."""
-    return {
-        "color": score.color,
-        "label": label,
-        "cards": list(score.cards),
-        "score": score.score,
-        "score_text": str(score.score),
-        "expression": score.expression,
-        "explanation": sentence.format(label, len(score.cards), score.expression, score.score),
-    }
+#: A loaded card as the rules take it: ``(colour id, value)``.
+_CARD = itemgetter("color", "value")
 
 
 def _player(hand: apero.HandScore, lang: str) -> dict:
+    """One player's colours and total.  Each colour's scores are built inline (this runs
+    for every colour of every hand); its explanation is ``apero.color_single``
+    (:data:`COLOR_SENTENCES`)."""
     labels = LABELS[lang]
     sentence = COLOR_SENTENCES[lang]
-    parts = " + ".join([f"{labels[c.color]} {c.score}" for c in hand.colors])
+    colors = []
+    parts = []
+    for color, cards, score, expression in hand.colors:
+        label = labels[color]
+        colors.append({
+            "color": color,
+            "label": label,
+            "cards": list(cards),
+            "score": score,
+            "score_text": str(score),
+            "expression": expression,
+            "explanation": sentence.format(label, len(cards), expression, score),
+        })
+        parts.append(f"{label} {score}")
+    name, _, total = hand
     return {
-        "name": hand.name,
-        "total": hand.total,
-        "total_text": str(hand.total),
-        "colors": [_color(c, labels[c.color], sentence) for c in hand.colors],
-        "explanation": TOTAL_SENTENCES[lang].format(hand.name, parts, hand.total),
+        "name": name,
+        "total": total,
+        "total_text": str(total),
+        "colors": colors,
+        "explanation": TOTAL_SENTENCES[lang].format(name, " + ".join(parts), total),
     }
 
 
@@ -81,14 +92,12 @@ def _display_facts(facts: dict, lang: str) -> dict:
     ),
 )
 def score(request: dict, lang: str) -> dict:
-    players = [
-        (p["name"], [(c["color"], c["value"]) for c in p["cards"]]) for p in request["players"]
-    ]
-    game = apero.score_game(players, request["sets"])
-    sentences = WINNER_SENTENCES if len(game.winners) == 1 else TIE_SENTENCES
+    players = [(p["name"], list(map(_CARD, p["cards"]))) for p in request["players"]]
+    hands, winners, sets, top = apero.score_game(players, request["sets"])
+    sentences = WINNER_SENTENCES if len(winners) == 1 else TIE_SENTENCES
     return {
-        "sets": game.sets,
-        "players": [_player(h, lang) for h in game.players],
-        "winners": list(game.winners),
-        "explanation": sentences[lang].format(join_list(game.winners, lang), game.top),
+        "sets": sets,
+        "players": [_player(hand, lang) for hand in hands],
+        "winners": list(winners),
+        "explanation": sentences[lang].format(LIST_SEPARATORS[lang].join(winners), top),
     }

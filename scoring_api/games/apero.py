@@ -50,6 +50,17 @@ which the deck bounds by 2 per set; at most 24 such searches for a minus colour)
 
 The tests also compare this with a brute-force enumeration of every expression (up to 8
 cards) and with a plain max/min dynamic program over every sub-multiset (up to 24 cards).
+
+*One set from a table.*  A colour's result (cards, score, formula) depends only on its
+counts of 1s, 2s and 3s (by |value|).  One 36-card set holds, per colour, two 1s, three 2s
+and one 3 (plus colours) or one -1, three -2s and two -3s (minus colours), so a colour of
+a one-set hand has one of 4 × 3 × 2 = 24 count triples.  At import, :data:`_ONE_SET_SCORES`
+stores, for each colour, the :class:`ColorScore` that :func:`_search_color` (steps 1-3
+above) gives for each of those triples (144 entries, built in well under a millisecond);
+:func:`score_color` reads it when the counts fall within one set and searches otherwise.
+The table is exact because the same algorithm fills it: it is a pure function tabulated
+over a finite domain, not a store of past requests, and ``tests/games/test_apero.py``
+checks it entry by entry against the search, and that larger counts still search.
 """
 
 from __future__ import annotations
@@ -351,50 +362,92 @@ class GameScore(NamedTuple):
     top: int  # the winners' total
 
 
-def score_color(color: str, values: list[int]) -> ColorScore:
-    """Score one colour's cards: the largest value of any ``+``/``×`` expression.
+def _search_color(color: str, ones: int, twos: int, threes: int) -> ColorScore:
+    """Score a colour from its counts of cards by |value| with :func:`best_groups`.
 
-    That is the product of the best groups' sums, with the sign of the cards: negative
-    only for a lone minus card (two or more minus cards take an even number of groups,
-    step 1 of the module docstring).
+    The colour scores the product of the best groups' sums, with the sign of the cards:
+    negative only for a lone minus card (two or more minus cards take an even number of
+    groups, step 1 of the module docstring).
     """
     sign = SIGNS[color]
     negative = sign < 0
-    ones, twos, threes = values.count(sign), values.count(2 * sign), values.count(3 * sign)
     value, groups = best_groups(ones, twos, threes, negative)
     score = -value if negative and len(groups) % 2 else value
     cards = (sign,) * ones + (2 * sign,) * twos + (3 * sign,) * threes
     return ColorScore(color, cards, score, formula(groups, negative))
 
 
+def _one_set_scores(color: str) -> dict[tuple[int, int, int], ColorScore]:
+    """:func:`_search_color` for every count of 1s, 2s and 3s (by |value|) that one set
+    of the colour holds, keyed by those counts."""
+    sign = SIGNS[color]
+    copies = [DECK[color].get(magnitude * sign, 0) for magnitude in (1, 2, 3)]
+    return {
+        counts: _search_color(color, *counts)
+        for counts in itertools.product(*(range(n + 1) for n in copies))
+    }
+
+
+#: Every colour's score for every hand of that colour ONE set allows (module docstring,
+#: "One set from a table"): ``_ONE_SET_SCORES[color][ones, twos, threes]``, counts by |value|.
+_ONE_SET_SCORES: dict[str, dict[tuple[int, int, int], ColorScore]] = {
+    color: _one_set_scores(color) for color in COLORS
+}
+
+
+def score_color(color: str, values: list[int]) -> ColorScore:
+    """Score one colour's cards: the largest value of any ``+``/``×`` expression.
+
+    Counts within one set are read from :data:`_ONE_SET_SCORES`, which
+    :func:`_search_color` filled at import; larger counts are searched the same way.
+    """
+    sign = SIGNS[color]
+    counts = values.count(sign), values.count(2 * sign), values.count(3 * sign)
+    return _ONE_SET_SCORES[color].get(counts) or _search_color(color, *counts)
+
+
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
     """Score a hand: each colour on its own, in the deck's colour order."""
     by_color: dict[str, list[int]] = {}
     for color, value in cards:
-        by_color.setdefault(color, []).append(value)
+        if color in by_color:
+            by_color[color].append(value)
+        else:
+            by_color[color] = [value]
     colors = []
     total = 0
     for color in COLORS:
-        values = by_color.get(color)
-        if values:
-            colors.append(score_color(color, values))
-            total += colors[-1].score
+        if color in by_color:
+            colors.append(scored := score_color(color, by_color[color]))
+            total += scored.score
     return HandScore(name, tuple(colors), total)
+
+
+#: Every card of the deck, as (colour, value).
+_CARDS: frozenset[tuple[str, int]] = frozenset(_COPIES_PER_SET)
 
 
 def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
     """Every card exists in the deck, and no card appears more often than ``sets`` hold.
 
     Counts run over all players of the request together (rules/apero.md, Deck legality).
-    One count of the whole request tells whether a card breaks the rule; only then
-    :func:`_refuse_first_illegal_card` walks the cards in order to name it.
+    Every card has at least one copy per set, so a request of known cards whose repeats
+    (cards minus distinct cards) are fewer than ``sets`` is legal: a card held ``n`` times
+    adds ``n - 1`` repeats.  Otherwise one count of the whole request tells whether a card
+    breaks the rule; only then :func:`_refuse_first_illegal_card` walks the cards in order
+    to name it.
     """
+    distinct: set[tuple[str, int]] = set()
+    held = 0
+    for _, cards in players:
+        distinct.update(cards)
+        held += len(cards)
+    if held - len(distinct) < sets and distinct <= _CARDS:
+        return
     seen: dict[tuple[str, int], int] = {}
     for _, cards in players:
         for card in cards:
             seen[card] = seen.get(card, 0) + 1
-    if seen.keys() <= _COPIES_PER_SET.keys() and max(seen.values()) <= sets:
-        return  # every card has at least one copy per set
     for card, count in seen.items():
         if count > _COPIES_PER_SET.get(card, 0) * sets:
             _refuse_first_illegal_card(players, sets)
@@ -437,6 +490,6 @@ def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) 
     """Score every player's hand and name the winners (ties share the win)."""
     check_names(players)
     check_cards(players, sets)
-    hands = tuple(score_hand(name, cards) for name, cards in players)
-    top = max(h.total for h in hands)
-    return GameScore(hands, tuple(h.name for h in hands if h.total == top), sets, top)
+    hands = tuple([score_hand(name, cards) for name, cards in players])
+    top = max([hand.total for hand in hands])
+    return GameScore(hands, tuple([hand.name for hand in hands if hand.total == top]), sets, top)

@@ -1,5 +1,6 @@
 """Apero scoring rules (rules/apero.md): worked examples, the deck, winners, big hands."""
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -100,6 +101,53 @@ def test_ten_sets_of_one_colour_is_exact_and_checkable(color, negative):
     assert Counter(used) == Counter(values)
 
 
+# -- One set from a table (module docstring, "One set from a table") -------------------
+
+
+def one_set_counts(color):
+    """Every (ones, twos, threes) by |value| one set of the colour allows."""
+    copies = {abs(v): n for v, n in apero.DECK[color].items()}
+    return set(itertools.product(*(range(copies.get(m, 0) + 1) for m in (1, 2, 3))))
+
+
+@pytest.mark.parametrize("color", apero.COLORS)
+def test_the_one_set_table_equals_the_search_on_its_whole_domain(color):
+    table = apero._ONE_SET_SCORES[color]
+    assert set(table) == one_set_counts(color) and len(table) == 4 * 3 * 2
+    sign = apero.SIGNS[color]
+    for (ones, twos, threes), entry in table.items():
+        assert entry == apero._search_color(color, ones, twos, threes)
+        values = [3 * sign] * threes + [sign] * ones + [2 * sign] * twos  # any order
+        assert apero.score_color(color, values) is entry
+        if values:
+            assert entry.score == best_worst(values)[0]
+            value, used = evaluate(entry.expression)
+            assert value == entry.score and Counter(used) == Counter(values)
+
+
+@pytest.mark.parametrize("color", ["orange", "black_green"])
+def test_colours_beyond_one_set_are_searched(color, monkeypatch):
+    searched = []
+    search = apero._search_color
+
+    def spy(*args):
+        searched.append(args)
+        return search(*args)
+
+    monkeypatch.setattr(apero, "_search_color", spy)
+    sign = apero.SIGNS[color]
+    within = one_set_counts(color)
+    for counts in itertools.product(range(5), range(7), range(4)):
+        values = [m * sign for m, n in zip((1, 2, 3), counts) for _ in range(n)]
+        result = apero.score_color(color, values)
+        if counts in within:
+            assert not searched
+            continue
+        assert searched.pop() == (color, *counts) and not searched
+        assert result == search(color, *counts)
+        assert result.score == best_worst(values)[0]
+
+
 # -- Deck legality --------------------------------------------------------------------
 
 
@@ -122,6 +170,29 @@ def test_copies_up_to_the_deck_count_are_legal_and_the_next_one_is_named():
         apero.score_game(players, sets=1)
     assert caught.value.where == ("players", 1, "cards", 3)
     assert caught.value.facts == {"color": "red", "value": 2, "count": 5, "limit": 3, "sets": 1}
+
+
+@st.composite
+def requests(draw):
+    """Players holding cards drawn from a few sets, now and then a card the deck lacks."""
+    sets = draw(st.integers(1, 4))
+    cards = st.sampled_from(sorted(apero._COPIES_PER_SET) + [("red", -1), ("purple", 2)])
+    hands = draw(st.lists(st.lists(cards, min_size=1, max_size=14), min_size=1, max_size=4))
+    return [(f"P{i}", hand) for i, hand in enumerate(hands)], sets
+
+
+@settings(max_examples=300, deadline=None)
+@given(requests())
+def test_a_request_is_legal_exactly_when_every_card_count_is_within_the_deck(request):
+    players, sets = request
+    held = Counter(card for _, hand in players for card in hand)
+    legal = all(n <= apero.copies_in_deck(color, value, sets) for (color, value), n in held.items())
+    try:
+        apero.check_cards(players, sets)
+    except apero.AperoError:
+        assert not legal
+    else:
+        assert legal
 
 
 def test_the_first_illegal_card_in_request_order_is_named():
