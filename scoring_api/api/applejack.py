@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..games import applejack
-from ..i18n import join_list, t
+from ..games.applejack_orchard import DIRECTIONS
+from ..i18n import LANGS, t
 from ..schemas import applejack as schemas
 from .operations import operation
 
@@ -11,15 +12,80 @@ TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
 
 
+class _Slot:
+    """A placeholder that formats as ``{index}``, keeping its format spec: ``{honey:+d}``
+    becomes ``{4:+d}``."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __format__(self, spec: str) -> str:
+        return f"{{{self.index}:{spec}}}" if spec else f"{{{self.index}}}"
+
+
+def _positional(key: str, *names: str) -> dict[str, str]:
+    """The sentence ``key`` in every language, its placeholders ``names`` turned into
+    ``{0}``, ``{1}``... (format specs kept, as in ``{honey:+d}``): read from the catalogue
+    once, then filled for each answer with a positional ``str.format`` (the sentences hold
+    no literal braces). A placeholder missing from ``names`` fails here, at import."""
+    slots = {name: _Slot(index) for index, name in enumerate(names)}
+    return {lang: t(key, lang, **slots) for lang in LANGS}
+
+
+def _area_sentences(place_key: str) -> dict[str, tuple[str, str]]:
+    """``applejack.area_nothing`` and ``applejack.area`` with the place ``place_key``
+    written in, by language: one ``str.format`` per area, with ``(variety, apples, die,
+    honey, fields_text, count)``."""
+    sentences = {}
+    for lang in LANGS:
+        place = t(place_key, lang, fields_text=_Slot(4), count=_Slot(5))
+        slots = {"variety": _Slot(0), "apples": _Slot(1), "die": _Slot(2), "honey": _Slot(3), "place": place}
+        sentences[lang] = (t("applejack.area_nothing", lang, **slots), t("applejack.area", lang, **slots))
+    return sentences
+
+
+#: The sentences of the answers with positional placeholders, by language. An area's
+#: sentence depends on where it lies and is a pair: (it yields nothing, it yields honey).
+AREA_ON_FIELDS = _area_sentences("applejack.place_fields")
+AREA_WITH_BOARD_APPLES = _area_sentences("applejack.place_fields_board")
+AREA_LONE_BOARD_APPLE = _area_sentences("applejack.place_board_alone")
+HARVEST = _positional("applejack.harvest", "variety", "die", "count", "parts", "honey")
+HARVEST_EMPTY = _positional("applejack.harvest_empty", "variety", "die")
+HARVEST_TOTAL = _positional("applejack.harvest_total", "parts", "honey")
+CONNECTION_NAMES = ("edge_name", "own", "other", "field", "honey")
+CONNECTION_TILE = _positional("applejack.connection_tile", *CONNECTION_NAMES)
+CONNECTION_BOARD = _positional("applejack.connection_board", *CONNECTION_NAMES)
+PLACEMENT_TREE = _positional("applejack.placement_tree", "field", "cost", "count", "beehive_honey", "honey")
+PLACEMENT_PASTURE = _positional("applejack.placement_pasture", "field", "bonus")
+BLOSSOMS = _positional("applejack.blossoms", "blossoms", "times", "honey")
+FINAL_CROP = _positional("applejack.final_crop", "parts", "crop")
+FINAL_DOUBLED = _positional("applejack.final_doubled", "crop", "crop_doubled")
+FINAL_BONUS = _positional("applejack.final_bonus", "count", "names", "bonus")
+FINAL_BLOSSOMS = _positional("applejack.final_blossoms", "blossoms")
+FINAL_SUPPLY = _positional("applejack.final_supply", "supply")
+FINAL_TOTAL = _positional("applejack.final_total", "crop_doubled", "bonus", "blossoms", "supply", "total")
+STARTING_SOLO = _positional("applejack.starting_solo", "honey")
+STARTING = _positional("applejack.starting", "players", "seats")
+SEAT = _positional("applejack.seat", "seat", "honey")
+#: Words of lists: the separator (as :func:`~scoring_api.i18n.join_list`) and "none".
+SEPARATOR = _positional("text.list_separator")
+NONE = _positional("applejack.none")
+#: Edge names by language: ``EDGE_NAMES["en"]["ne"] == "upper right (ne)"``.
+EDGE_NAMES = {lang: {edge: t(f"applejack.edges.{edge}", lang) for edge in DIRECTIONS} for lang in LANGS}
+
+
 def _join(items: list | tuple, lang: str) -> str:
-    """The items listed in ``lang``; "none" when there are none (one needs no separator)."""
+    """The items listed in ``lang`` (as :func:`~scoring_api.i18n.join_list`); "none" when
+    there are none (one needs no separator)."""
     if len(items) == 1:
         return str(items[0])
-    return join_list(items, lang) if items else t("applejack.none", lang)
+    return SEPARATOR[lang].join(map(str, items)) if items else NONE[lang]
 
 
 def _edge(edge: str, lang: str) -> str:
-    return t(f"applejack.edges.{edge}", lang)
+    return EDGE_NAMES[lang][edge]
 
 
 def _display_facts(facts: dict, lang: str) -> dict:
@@ -42,42 +108,38 @@ def _display_facts(facts: dict, lang: str) -> dict:
 
 
 def _area(area: applejack.Area, orchard: applejack.Orchard, die: int, lang: str) -> dict:
-    honey = area.honey(die)
-    if not area.fields:
-        lone = orchard.board_apples[area.board_apples[0]]
-        place = t("applejack.place_board_alone", lang, fields_text=_join(lone.fields, lang))
-    elif area.board_apples:
-        place = t(
-            "applejack.place_fields_board", lang, fields_text=_join(area.fields, lang),
-            count=len(area.board_apples),
-        )
+    fields, board_apples, apples, honey = area.fields, area.board_apples, area.apples, area.honey
+    if not fields:
+        sentences = AREA_LONE_BOARD_APPLE[lang]
+        shown = orchard.board_apples[board_apples[0]].fields  # the fields it lies beside
     else:
-        place = t("applejack.place_fields", lang, fields_text=_join(area.fields, lang))
-    key = "applejack.area" if honey else "applejack.area_nothing"
+        sentences = AREA_WITH_BOARD_APPLES[lang] if board_apples else AREA_ON_FIELDS[lang]
+        shown = fields
+    sentence = sentences[1] if honey else sentences[0]
     return {
-        "fields": list(area.fields),
-        "board_apples": list(area.board_apples),
-        "apples": area.apples,
+        "fields": fields,
+        "board_apples": board_apples,
+        "apples": apples,
         "honey": honey,
-        "explanation": t(
-            key, lang, variety=area.variety, place=place, apples=area.apples, die=die, honey=honey
+        "explanation": sentence.format(
+            area.variety, apples, die, honey, _join(shown, lang), len(board_apples)
         ),
     }
 
 
 def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) -> dict:
-    areas = [_area(a, orchard, harvest.die, lang) for a in harvest.areas]
+    variety, die = harvest.variety, harvest.die
+    areas, parts = [], []  # one loop: the areas as answers, their honey as text
+    for area in harvest.areas:
+        areas.append(_area(area, orchard, die, lang))
+        parts.append(str(area.honey))
     if areas:
-        explanation = t(
-            "applejack.harvest", lang, variety=harvest.variety, die=harvest.die,
-            count=len(areas), parts=" + ".join([str(a["honey"]) for a in areas]),
-            honey=harvest.honey,
-        )
+        explanation = HARVEST[lang].format(variety, die, len(areas), " + ".join(parts), harvest.honey)
     else:
-        explanation = t("applejack.harvest_empty", lang, variety=harvest.variety, die=harvest.die)
+        explanation = HARVEST_EMPTY[lang].format(variety, die)
     return {
-        "variety": harvest.variety,
-        "die": harvest.die,
+        "variety": variety,
+        "die": die,
         "areas": areas,
         "honey": harvest.honey,
         "explanation": explanation,
@@ -101,16 +163,15 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
 )
 def harvest(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
-    found = applejack.harvests(orchard, request["varieties"], request["die"])
-    harvests = [_harvest(h, orchard, lang) for h in found]
-    honey = sum([h.honey for h in found])
+    harvests, parts, honey = [], [], 0
+    for found in applejack.harvests(orchard, request["varieties"], request["die"]):
+        harvests.append(_harvest(found, orchard, lang))
+        parts.append(str(found.honey))
+        honey += found.honey
     return {
         "harvests": harvests,
         "honey": honey,
-        "explanation": t(
-            "applejack.harvest_total", lang,
-            parts=" + ".join([str(h["honey"]) for h in harvests]), honey=honey,
-        ),
+        "explanation": HARVEST_TOTAL[lang].format(" + ".join(parts), honey),
     }
 
 
@@ -127,10 +188,9 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
         "own_value": connection.own_value,
         "other_value": connection.other_value,
         "honey": honey,
-        "explanation": t(
-            "applejack.connection_board" if on_board else "applejack.connection_tile", lang,
-            edge_name=_edge(connection.edge, lang), own=connection.own_value,
-            other=connection.other_value, field=connection.neighbour_field, honey=honey,
+        "explanation": (CONNECTION_BOARD if on_board else CONNECTION_TILE)[lang].format(
+            _edge(connection.edge, lang), connection.own_value, connection.other_value,
+            connection.neighbour_field, honey,
         ),
     }
 
@@ -154,11 +214,10 @@ def placement(request: dict, lang: str) -> dict:
     tile = request["tile"]
     placed = applejack.place(request["orchard"], tile, request["pay"])
     if placed.as_pasture:
-        explanation = t("applejack.placement_pasture", lang, field=placed.field, bonus=placed.pasture_bonus)
+        explanation = PLACEMENT_PASTURE[lang].format(placed.field, placed.pasture_bonus)
     else:
-        explanation = t(
-            "applejack.placement_tree", lang, field=placed.field, cost=placed.cost,
-            count=len(placed.connections), beehive_honey=placed.beehive_honey, honey=placed.honey,
+        explanation = PLACEMENT_TREE[lang].format(
+            placed.field, placed.cost, len(placed.connections), placed.beehive_honey, placed.honey
         )
     return {
         "field": placed.field,
@@ -198,7 +257,7 @@ def blossoms(request: dict, lang: str) -> dict:
         "blossoms": count,
         "times": times,
         "honey": honey,
-        "explanation": t("applejack.blossoms", lang, blossoms=count, times=times, honey=honey),
+        "explanation": BLOSSOMS[lang].format(count, times, honey),
     }
 
 
@@ -220,31 +279,31 @@ def blossoms(request: dict, lang: str) -> dict:
 def final(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
     score = applejack.final_score(orchard, request["supply"])
-    harvests = [_harvest(h, orchard, lang) for h in score.harvests]
+    harvests, parts = [], []
+    for found in score.harvests:
+        harvests.append(_harvest(found, orchard, lang))
+        parts.append(str(found.honey))
     profitable = list(score.profitable_varieties)
-    numbers = {
-        "crop": score.crop, "crop_doubled": score.crop_doubled, "bonus": score.variety_bonus,
-        "blossoms": score.blossoms, "supply": score.supply, "total": score.total,
-    }
-    parts = " + ".join([str(h["honey"]) for h in harvests]) or "0"
+    crop, doubled, bonus = score.crop, score.crop_doubled, score.variety_bonus
+    blossoms, supply, total = score.blossoms, score.supply, score.total
     steps = [
-        t("applejack.final_crop", lang, parts=parts, **numbers),
-        t("applejack.final_doubled", lang, **numbers),
-        t("applejack.final_bonus", lang, count=len(profitable), names=_join(profitable, lang), **numbers),
-        t("applejack.final_blossoms", lang, **numbers),
-        t("applejack.final_supply", lang, **numbers),
+        FINAL_CROP[lang].format(" + ".join(parts) or "0", crop),
+        FINAL_DOUBLED[lang].format(crop, doubled),
+        FINAL_BONUS[lang].format(len(profitable), _join(profitable, lang), bonus),
+        FINAL_BLOSSOMS[lang].format(blossoms),
+        FINAL_SUPPLY[lang].format(supply),
     ]
     return {
         "final_harvest": harvests,
-        "crop": score.crop,
-        "crop_doubled": score.crop_doubled,
+        "crop": crop,
+        "crop_doubled": doubled,
         "profitable_varieties": profitable,
-        "variety_bonus": score.variety_bonus,
-        "blossoms": score.blossoms,
-        "supply": score.supply,
-        "total": score.total,
+        "variety_bonus": bonus,
+        "blossoms": blossoms,
+        "supply": supply,
+        "total": total,
         "steps": steps,
-        "explanation": t("applejack.final_total", lang, **numbers),
+        "explanation": FINAL_TOTAL[lang].format(doubled, bonus, blossoms, supply, total),
     }
 
 
@@ -266,10 +325,9 @@ def starting_honey(request: dict, lang: str) -> dict:
     players = request["players"]
     honey = applejack.starting_honey(players)
     if players == 1:
-        explanation = t("applejack.starting_solo", lang, honey=honey[0])
+        explanation = STARTING_SOLO[lang].format(honey[0])
     else:
-        seats = _join(
-            [t("applejack.seat", lang, seat=i, honey=h) for i, h in enumerate(honey, start=1)], lang
-        )
-        explanation = t("applejack.starting", lang, players=players, seats=seats)
+        seat = SEAT[lang]
+        seats = _join([seat.format(i, h) for i, h in enumerate(honey, start=1)], lang)
+        explanation = STARTING[lang].format(players, seats)
     return {"players": players, "honey": list(honey), "explanation": explanation}

@@ -99,11 +99,22 @@ class Orchard:
     board_apples: tuple[BoardApple, ...] = ()
 
     def varieties(self) -> list[str]:
-        """Varieties shown by tiles or board apples, in order of first appearance."""
-        return list(self.first_appearances())
+        """Varieties shown by tiles (a tree side with a count above 0) or board apples, in
+        order of first appearance (tiles first)."""
+        seen: dict[str, None] = {}  # a dict keeps each variety at its first position
+        for tile in self.tiles:
+            if tile.pasture:
+                continue
+            for variety, count in tile.apples.items():
+                if count > 0:
+                    seen[variety] = None
+        for apple in self.board_apples:
+            seen[apple.variety] = None
+        return list(seen)
 
     def first_appearances(self, where: tuple = ()) -> dict[str, tuple]:
-        """Variety -> where it first appears (a path inside the orchard, after ``where``)."""
+        """Variety -> where it first appears (a path inside the orchard, after ``where``),
+        in the order of :meth:`varieties`: the paths for an error message."""
         seen: dict[str, tuple] = {}
         for index, tile in enumerate(self.tiles):
             if tile.pasture:
@@ -235,36 +246,42 @@ def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=
         except ApplejackError as error:
             raise error.within(*where, "tiles", index) from None
     _check_board(orchard, where)
-    named = orchard.first_appearances(where)
+    named = orchard.varieties()
     for variety, at in more_varieties:
         if not _is_variety_name(variety):
             raise _bad_variety_name(variety, at)
-        named.setdefault(variety, at)
+        if variety not in named:
+            named.append(variety)
     if len(named) > MAX_VARIETIES:
-        last = list(named)[MAX_VARIETIES]
+        found_at = orchard.first_appearances(where)  # paths only for the message
+        for variety, at in more_varieties:
+            found_at.setdefault(variety, at)
         raise ApplejackError(
-            "too_many_varieties", named[last], count=len(named), limit=MAX_VARIETIES,
-            varieties=list(named),
+            "too_many_varieties", found_at[named[MAX_VARIETIES]], count=len(named),
+            limit=MAX_VARIETIES, varieties=named,
         )
-    return list(named)
+    return named
 
 
 # -- Harvest ----------------------------------------------------------------------------
 
 
+def area_honey(apples: int, die: int) -> int:
+    """Rules, "Harvest": an area yields max(0, apples - die); nothing is ever paid."""
+    return max(0, apples - die)
+
+
 @dataclass(slots=True)
 class Area:
     """One area of a variety: its tiles' fields, the board apples joined to them, the
-    apples they show together."""
+    apples they show together and the honey they yield at the harvest's die
+    (:func:`area_honey`)."""
 
     variety: str
     fields: tuple[int, ...]
     board_apples: tuple[int, ...]  # indices into the orchard's board apples
     apples: int
-
-    def honey(self, die: int) -> int:
-        """Rules, "Harvest": max(0, apples - die); nothing is ever paid."""
-        return max(0, self.apples - die)
+    honey: int
 
 
 @dataclass(slots=True)
@@ -327,52 +344,47 @@ def _board_links(counts: dict[int, int], printed: BoardApples):
     return links, joined_at, lone
 
 
-def _area_fields(start: int, unseen: set[int], links: dict[int, tuple[int, ...]]) -> list[int]:
-    """The fields of ``unseen`` reachable from ``start`` (taken out of ``unseen``)."""
-    unseen.discard(start)
-    group = [start]
-    for field in group:  # the list grows while it is read: a breadth-first fill
-        for other in links[field]:
-            if other in unseen:
-                unseen.discard(other)
-                group.append(other)
-    return group
-
-
-def _areas(variety: str, counts: dict[int, int], printed: BoardApples) -> tuple[Area, ...]:
+def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApples) -> Harvest:
     """Rules, "Harvest": the maximal groups of tiles showing ``variety`` (``counts``:
     field -> apples) joined by shared edges (a tile without it, a pasture or an empty field
     breaks an area), each board apple of ``variety`` (``printed``) joined to every
-    touching tile showing it (decision: side B).
+    touching tile showing it (decision: side B); each area yields :func:`area_honey`.
 
     Areas are ordered by their smallest field; areas of a lone board apple come last.
     """
     links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, {}, ())
-    found = []
-    unseen = set(counts)
-    for start in sorted(counts):
-        if start in unseen:
-            group = _area_fields(start, unseen, links)
-            joined = ()
-            if joined_at:
-                joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
-            apples = sum([counts[f] for f in group]) + len(joined)
-            group.sort()
-            found.append(Area(variety, tuple(group), joined, apples))
+    areas = []
+    honey = 0
+    unseen = dict(counts)  # the tiles not in an area yet: field -> apples
+    while unseen:
+        start = min(unseen)  # areas in the order of their smallest field
+        apples = unseen.pop(start)
+        group = [start]
+        for field in group:  # the list grows while it is read: a breadth-first fill
+            for other in links[field]:
+                if other in unseen:
+                    apples += unseen.pop(other)
+                    group.append(other)
+        joined = ()
+        if joined_at:
+            joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
+            apples += len(joined)
+        group.sort()
+        yielded = area_honey(apples, die)
+        areas.append(Area(variety, tuple(group), joined, apples, yielded))
+        honey += yielded
     for index in lone:
-        found.append(Area(variety, (), (index,), 1))
-    return tuple(found)
+        yielded = area_honey(1, die)
+        areas.append(Area(variety, (), (index,), 1, yielded))
+        honey += yielded
+    return Harvest(variety, die, tuple(areas), honey)
 
 
 def _harvests(orchard: Orchard, varieties: list[str] | tuple[str, ...], die: int) -> tuple[Harvest, ...]:
     """One harvest per variety at ``die``, from one pass over the tiles (no checks)."""
     showing = _apples_by_variety(orchard)
     printed = _board_apples_by_variety(orchard)
-    found = []
-    for variety in varieties:
-        areas = _areas(variety, showing.get(variety, {}), printed.get(variety, ()))
-        found.append(Harvest(variety, die, areas, sum([area.honey(die) for area in areas])))
-    return tuple(found)
+    return tuple([_harvest(v, die, showing.get(v, {}), printed.get(v, ())) for v in varieties])
 
 
 def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
@@ -493,7 +505,7 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
 
 def blossoms(orchard: Orchard) -> int:
     """All blossoms shown in the orchard (pastures show none)."""
-    return sum(tile.blossoms for tile in orchard.tiles if not tile.pasture)
+    return sum([tile.blossoms for tile in orchard.tiles if not tile.pasture])
 
 
 def blossom_honey(orchard: Orchard, times: int) -> int:
@@ -522,21 +534,22 @@ class FinalScore:
     blossoms: int
     supply: int
     crop: int = dataclass_field(init=False)
+    crop_doubled: int = dataclass_field(init=False)
     profitable_varieties: tuple[str, ...] = dataclass_field(init=False)
     variety_bonus: int = dataclass_field(init=False)
+    total: int = dataclass_field(init=False)
 
     def __post_init__(self) -> None:
-        self.crop = sum(h.honey for h in self.harvests)
-        self.profitable_varieties = tuple(h.variety for h in self.harvests if h.honey >= 1)
-        self.variety_bonus = variety_bonus(len(self.profitable_varieties))
-
-    @property
-    def crop_doubled(self) -> int:
-        return 2 * self.crop
-
-    @property
-    def total(self) -> int:
-        return self.crop_doubled + self.variety_bonus + self.blossoms + self.supply
+        crop, profitable = 0, []
+        for harvest in self.harvests:
+            crop += harvest.honey
+            if harvest.honey >= 1:
+                profitable.append(harvest.variety)
+        self.crop = crop
+        self.crop_doubled = 2 * crop
+        self.profitable_varieties = tuple(profitable)
+        self.variety_bonus = variety_bonus(len(profitable))
+        self.total = self.crop_doubled + self.variety_bonus + self.blossoms + self.supply
 
 
 def final_score(orchard: Orchard, supply: int) -> FinalScore:

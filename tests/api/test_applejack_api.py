@@ -1,6 +1,11 @@
 """/api/v1/applejack/*: the contract of shared/api.md, explanations, and clear 400s."""
 
+import importlib
+
 import pytest
+
+from scoring_api.api.operations import load_operations
+from scoring_api.i18n import LANGS, t
 
 BASE = "/api/v1/applejack"
 
@@ -300,3 +305,50 @@ def test_a_full_orchard_at_the_limits(client):
     body = client.post(f"{BASE}/final", json={"orchard": {"tiles": tiles, "board": {"beehives": outer, "apples": apples}}, "supply": 10_000}).get_json()
     assert body["blossoms"] == 190 and len(body["profitable_varieties"]) == 7 and body["variety_bonus"] == 35
     assert body["total"] == body["crop_doubled"] + 35 + 190 + 10_000
+
+
+# -- The sentences read once at import -------------------------------------------------------
+
+
+@pytest.fixture
+def api():
+    """``scoring_api.api.applejack``, imported the way the app does (every game's module in
+    turn: importing it first would change the order the operations are listed in)."""
+    load_operations()
+    return importlib.import_module("scoring_api.api.applejack")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_positional_sentences_say_what_the_catalogue_says(api, lang):
+    cases = [  # the values in the order of the placeholders given to _positional
+        (api.HARVEST, "applejack.harvest", {"variety": "赤", "die": 2, "count": 2, "parts": "1 + 3", "honey": 4}),
+        (api.HARVEST_EMPTY, "applejack.harvest_empty", {"variety": "red", "die": 1}),
+        (api.HARVEST_TOTAL, "applejack.harvest_total", {"parts": "4 + 0", "honey": 4}),
+        (api.PLACEMENT_TREE, "applejack.placement_tree", {"field": 5, "cost": 3, "count": 1, "beehive_honey": 1, "honey": -2}),
+        (api.PLACEMENT_PASTURE, "applejack.placement_pasture", {"field": 5, "bonus": 2}),
+        (api.BLOSSOMS, "applejack.blossoms", {"blossoms": 7, "times": 2, "honey": 14}),
+        (api.FINAL_CROP, "applejack.final_crop", {"parts": "0", "crop": 0}),
+        (api.FINAL_BONUS, "applejack.final_bonus", {"count": 4, "names": "a, b, c, d", "bonus": 4}),
+        (api.FINAL_TOTAL, "applejack.final_total", {"crop_doubled": 36, "bonus": 11, "blossoms": 12, "supply": 20, "total": 79}),
+    ]
+    for sentences, key, values in cases:
+        assert sentences[lang].format(*values.values()) == t(key, lang, **values)
+    edge = {"edge_name": api.EDGE_NAMES[lang]["ne"], "own": 4, "other": 5, "field": 3, "honey": 4}
+    assert api.CONNECTION_TILE[lang].format(*edge.values()) == t("applejack.connection_tile", lang, **edge)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    "table, place_key",
+    [
+        ("AREA_ON_FIELDS", "applejack.place_fields"),
+        ("AREA_WITH_BOARD_APPLES", "applejack.place_fields_board"),
+        ("AREA_LONE_BOARD_APPLE", "applejack.place_board_alone"),
+    ],
+)
+def test_area_sentences_have_their_place_written_in(api, lang, table, place_key):
+    sentences = getattr(api, table)
+    place = t(place_key, lang, fields_text="1、2", count=1)
+    for yields, key in enumerate(("applejack.area_nothing", "applejack.area")):
+        expected = t(key, lang, variety="{x}", place=place, apples=4, die=3, honey=yields)
+        assert sentences[lang][yields].format("{x}", 4, 3, yields, "1、2", 1) == expected

@@ -91,8 +91,8 @@ def test_areas_match_the_reference_and_partition_the_showing_tiles(orchard, vari
     for area in found.areas:
         expected = sum(by_field[f].apples[variety] for f in area.fields) + len(area.board_apples)
         assert area.apples == expected
-        assert area.honey(die) == max(0, area.apples - die)
-    assert found.honey == sum(a.honey(die) for a in found.areas)
+        assert area.honey == max(0, area.apples - die)
+    assert found.honey == sum(a.honey for a in found.areas)
 
 
 @settings(max_examples=300, deadline=None)
@@ -111,7 +111,7 @@ def test_final_total_is_the_sum_of_its_parts(orchard, supply):
     score = applejack.final_score(orchard, supply)
     assert [h.variety for h in score.harvests] == orchard.varieties()
     assert all(h.die == 3 for h in score.harvests)
-    assert score.crop == sum(a.honey(3) for h in score.harvests for a in h.areas)
+    assert score.crop == sum(a.honey for h in score.harvests for a in h.areas)
     assert score.crop_doubled == 2 * score.crop
     assert score.profitable_varieties == tuple(h.variety for h in score.harvests if h.honey > 0)
     assert score.variety_bonus == {4: 4, 5: 11, 6: 21, 7: 35}.get(len(score.profitable_varieties), 0)
@@ -144,3 +144,16 @@ def test_placement_honey_is_connections_minus_price_or_plus_2(orchard, data):
             if found and not found[1].pasture and board.OPPOSITE[edge] in found[1].beehives:
                 expected.append((edge, beyond, min(tile.price, found[1].price)))
     assert [(c.edge, c.neighbour_field, c.honey) for c in placed.connections] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(orchards())
+def test_varieties_and_their_first_appearances_agree(orchard):
+    appearances = orchard.first_appearances(("orchard",))
+    assert list(appearances) == orchard.varieties()
+    for variety, path in appearances.items():
+        if path[1] == "tiles":
+            tile = orchard.tiles[path[2]]
+            assert tile.shows(variety) and not any(t.shows(variety) for t in orchard.tiles[:path[2]])
+        else:
+            assert orchard.board_apples[path[3]].variety == variety
