@@ -117,10 +117,15 @@ def find_operation(operation_id: str) -> Operation | None:
 
 @lru_cache(maxsize=1)
 def _discover() -> None:
-    """Import every module of this package once, so that each game registers its operations."""
+    """Import every module of this package once, so that each game registers its operations,
+    then put them in one order whatever imported a module first: modules by name, each
+    module's operations as written (the OpenAPI document and the tool list follow it)."""
     package = importlib.import_module(__package__)
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{__package__}.{module.name}")
+    names = [f"{__package__}.{module.name}" for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)]
+    for name in names:
+        importlib.import_module(name)
+    place = {name: index for index, name in enumerate(names)}
+    OPERATIONS.sort(key=lambda op: place.get(op.handler.__module__, len(place)))  # stable: as written within a module
 
 
 @lru_cache(maxsize=1)
@@ -136,8 +141,7 @@ def load_operations() -> list[Operation]:
 
 
 def make_blueprint() -> Blueprint:
-    load_operations()
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
-    for op in OPERATIONS:
+    for op in load_operations():
         bp.add_url_rule(op.path, view_func=_view(op), methods=[op.method])
     return bp
