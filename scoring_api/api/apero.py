@@ -5,7 +5,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from ..games import apero
-from ..i18n import LANGS, t
+from ..i18n import LANGS, positional
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
 from .operations import operation
 
@@ -15,21 +15,13 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
-def _positional(key: str, *names: str) -> dict[str, str]:
-    """The sentence ``key`` in every language, its placeholders ``names`` turned into
-    ``{0}``, ``{1}``...: read from the catalogue once, then filled for each colour or
-    player with a positional ``str.format`` (the sentences hold no literal braces)."""
-    placeholders = {name: f"{{{index}}}" for index, name in enumerate(names)}
-    return {lang: t(key, lang, **placeholders) for lang in LANGS}
-
-
 #: The sentences of a result with positional placeholders, by language.
-COLOR_SENTENCES = _positional("apero.color_single", "color_name", "cards", "expression", "score")
-TOTAL_SENTENCES = _positional("apero.total", "name", "parts", "total")
-WINNER_SENTENCES = _positional("apero.winners_one", "names", "total")
-TIE_SENTENCES = _positional("apero.winners_tied", "names", "total")
+COLOR_SENTENCES = positional("apero.color_single", "color_name", "cards", "expression", "score")
+TOTAL_SENTENCES = positional("apero.total", "name", "parts", "total")
+WINNER_SENTENCES = positional("apero.winners_one", "names", "total")
+TIE_SENTENCES = positional("apero.winners_tied", "names", "total")
 #: ``text.list_separator`` by language: the winners' names (text) joined as ``join_list`` does.
-LIST_SEPARATORS = _positional("text.list_separator")
+LIST_SEPARATORS = positional("text.list_separator")
 
 #: A loaded card as the rules take it: ``(colour id, value)``.
 _CARD = itemgetter("color", "value")

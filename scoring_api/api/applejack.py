@@ -4,34 +4,12 @@ from __future__ import annotations
 
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS
-from ..i18n import LANGS, t
+from ..i18n import LANGS, positional, slot, t
 from ..schemas import applejack as schemas
 from .operations import operation
 
 TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
-
-
-class _Slot:
-    """A placeholder that formats as ``{index}``, keeping its format spec: ``{honey:+d}``
-    becomes ``{4:+d}``."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def __format__(self, spec: str) -> str:
-        return f"{{{self.index}:{spec}}}" if spec else f"{{{self.index}}}"
-
-
-def _positional(key: str, *names: str) -> dict[str, str]:
-    """The sentence ``key`` in every language, its placeholders ``names`` turned into
-    ``{0}``, ``{1}``... (format specs kept, as in ``{honey:+d}``): read from the catalogue
-    once, then filled for each answer with a positional ``str.format`` (the sentences hold
-    no literal braces). A placeholder missing from ``names`` fails here, at import."""
-    slots = {name: _Slot(index) for index, name in enumerate(names)}
-    return {lang: t(key, lang, **slots) for lang in LANGS}
 
 
 def _area_sentences(place_key: str) -> dict[str, tuple[str, str]]:
@@ -40,8 +18,8 @@ def _area_sentences(place_key: str) -> dict[str, tuple[str, str]]:
     honey, fields_text, count)``."""
     sentences = {}
     for lang in LANGS:
-        place = t(place_key, lang, fields_text=_Slot(4), count=_Slot(5))
-        slots = {"variety": _Slot(0), "apples": _Slot(1), "die": _Slot(2), "honey": _Slot(3), "place": place}
+        place = t(place_key, lang, fields_text=slot(4), count=slot(5))
+        slots = {"variety": slot(0), "apples": slot(1), "die": slot(2), "honey": slot(3), "place": place}
         sentences[lang] = (t("applejack.area_nothing", lang, **slots), t("applejack.area", lang, **slots))
     return sentences
 
@@ -51,27 +29,27 @@ def _area_sentences(place_key: str) -> dict[str, tuple[str, str]]:
 AREA_ON_FIELDS = _area_sentences("applejack.place_fields")
 AREA_WITH_BOARD_APPLES = _area_sentences("applejack.place_fields_board")
 AREA_LONE_BOARD_APPLE = _area_sentences("applejack.place_board_alone")
-HARVEST = _positional("applejack.harvest", "variety", "die", "count", "parts", "honey")
-HARVEST_EMPTY = _positional("applejack.harvest_empty", "variety", "die")
-HARVEST_TOTAL = _positional("applejack.harvest_total", "parts", "honey")
+HARVEST = positional("applejack.harvest", "variety", "die", "count", "parts", "honey")
+HARVEST_EMPTY = positional("applejack.harvest_empty", "variety", "die")
+HARVEST_TOTAL = positional("applejack.harvest_total", "parts", "honey")
 CONNECTION_NAMES = ("edge_name", "own", "other", "field", "honey")
-CONNECTION_TILE = _positional("applejack.connection_tile", *CONNECTION_NAMES)
-CONNECTION_BOARD = _positional("applejack.connection_board", *CONNECTION_NAMES)
-PLACEMENT_TREE = _positional("applejack.placement_tree", "field", "cost", "count", "beehive_honey", "honey")
-PLACEMENT_PASTURE = _positional("applejack.placement_pasture", "field", "bonus")
-BLOSSOMS = _positional("applejack.blossoms", "blossoms", "times", "honey")
-FINAL_CROP = _positional("applejack.final_crop", "parts", "crop")
-FINAL_DOUBLED = _positional("applejack.final_doubled", "crop", "crop_doubled")
-FINAL_BONUS = _positional("applejack.final_bonus", "count", "names", "bonus")
-FINAL_BLOSSOMS = _positional("applejack.final_blossoms", "blossoms")
-FINAL_SUPPLY = _positional("applejack.final_supply", "supply")
-FINAL_TOTAL = _positional("applejack.final_total", "crop_doubled", "bonus", "blossoms", "supply", "total")
-STARTING_SOLO = _positional("applejack.starting_solo", "honey")
-STARTING = _positional("applejack.starting", "players", "seats")
-SEAT = _positional("applejack.seat", "seat", "honey")
+CONNECTION_TILE = positional("applejack.connection_tile", *CONNECTION_NAMES)
+CONNECTION_BOARD = positional("applejack.connection_board", *CONNECTION_NAMES)
+PLACEMENT_TREE = positional("applejack.placement_tree", "field", "cost", "count", "beehive_honey", "honey")
+PLACEMENT_PASTURE = positional("applejack.placement_pasture", "field", "bonus")
+BLOSSOMS = positional("applejack.blossoms", "blossoms", "times", "honey")
+FINAL_CROP = positional("applejack.final_crop", "parts", "crop")
+FINAL_DOUBLED = positional("applejack.final_doubled", "crop", "crop_doubled")
+FINAL_BONUS = positional("applejack.final_bonus", "count", "names", "bonus")
+FINAL_BLOSSOMS = positional("applejack.final_blossoms", "blossoms")
+FINAL_SUPPLY = positional("applejack.final_supply", "supply")
+FINAL_TOTAL = positional("applejack.final_total", "crop_doubled", "bonus", "blossoms", "supply", "total")
+STARTING_SOLO = positional("applejack.starting_solo", "honey")
+STARTING = positional("applejack.starting", "players", "seats")
+SEAT = positional("applejack.seat", "seat", "honey")
 #: Words of lists: the separator (as :func:`~scoring_api.i18n.join_list`) and "none".
-SEPARATOR = _positional("text.list_separator")
-NONE = _positional("applejack.none")
+SEPARATOR = positional("text.list_separator")
+NONE = positional("applejack.none")
 #: Edge names by language: ``EDGE_NAMES["en"]["ne"] == "upper right (ne)"``.
 EDGE_NAMES = {lang: {edge: t(f"applejack.edges.{edge}", lang) for edge in DIRECTIONS} for lang in LANGS}
 
