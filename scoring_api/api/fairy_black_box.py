@@ -3,12 +3,19 @@
 ``POST /api/v1/fairy-black-box/score``, ``GET /api/v1/fairy-black-box/setup``,
 ``POST /api/v1/fairy-black-box/end-check``, ``POST /api/v1/fairy-black-box/next-player``.
 Rule refusals (:class:`RuleError`) become 400s in the operation registry.
+
+The sentences are read from the catalogue once per language at import, with positional
+placeholders (:func:`_positional`), those that go together run together into one template
+per case; a request fills its case with ``str.format``.
 """
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ..games import fairy_black_box as fbb
-from ..i18n import join_list, sentences, t
+from ..games.fairy_black_box import Player, Treasure
+from ..i18n import LANGS, sentences, t
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
     FairyBlackBoxEndCheckResponseSchema,
@@ -24,46 +31,112 @@ from .operations import operation
 TAG = "fairy_black_box"
 
 
+def _positional(key: str, facts: tuple[str, ...], **renamed: str) -> dict[str, str]:
+    """The sentence ``key`` in every language, each placeholder turned into ``{i}``, ``i``
+    being the place in ``facts`` of the fact that fills it: its own name, or the one
+    ``renamed`` gives (``names="tied"``). Read from the catalogue once, then filled with a
+    positional ``str.format`` (the sentences hold no literal braces)."""
+    places = {name: f"{{{index}}}" for index, name in enumerate(facts)}
+    places.update({placeholder: places[fact] for placeholder, fact in renamed.items()})
+    return {lang: t(f"fairy_black_box.{key}", lang, **places) for lang in LANGS}
+
+
+#: ``、`` or ``, `` by language (:func:`scoring_api.i18n.join_list`'s separator).
+LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
+
+
+def _run_together(parts: list[dict[str, str]]) -> dict[str, str]:
+    """Sentences of :func:`_positional` run together, by language."""
+    return {lang: sentences([part[lang] for part in parts], lang) for lang in LANGS}
+
+
 # -- Final score ----------------------------------------------------------------------
 
+#: A player's line: ``{0}`` the name (eliminated players and empty hands).
+ELIMINATED_TEXTS = _positional("player_eliminated", ("name",))
+NO_TREASURE_TEXTS = _positional("player_no_treasures", ("name",))
 
-def _player_explanation(player: fbb.PlayerScore, lang: str) -> str:
-    if player.eliminated:
-        return t("fairy_black_box.player_eliminated", lang, name=player.name)
-    if not player.treasures:
-        return t("fairy_black_box.player_no_treasures", lang, name=player.name)
-    parts = " + ".join([
-        t("fairy_black_box.treasure_part", lang, name=treasure.name, points=treasure.points)
-        for treasure in player.treasures
-    ])
-    return t("fairy_black_box.player_score", lang, name=player.name, parts=parts, score=player.score)
+
+def _score_lines(lang: str) -> list[str]:
+    """``player_score`` in ``lang`` for hands of 1, 2... 15 treasures (the box's treasures,
+    the most a hand can hold once :func:`fbb.check_players` passed), with the hand's
+    ``treasure_part`` sentences spelled out: ``{0}`` the name, ``{1}`` the score, then each
+    treasure's name and points (``{2} {3} + {4} {5}``). Index 0 is unused: an empty hand
+    has its own sentence."""
+    lines = []
+    for count in range(fbb.TREASURE_CARDS + 1):
+        parts = " + ".join(
+            t("fairy_black_box.treasure_part", lang, name=f"{{{2 + 2 * i}}}", points=f"{{{3 + 2 * i}}}")
+            for i in range(count)
+        )
+        lines.append(t("fairy_black_box.player_score", lang, name="{0}", parts=parts, score="{1}"))
+    return lines
+
+
+#: ``SCORE_LINES[lang][treasure count]``: see :func:`_score_lines`.
+SCORE_LINES = {lang: _score_lines(lang) for lang in LANGS}
+
+
+def _players(game: fbb.GameScore, lang: str) -> list[dict]:
+    """Each player's result, with the line that explains the score."""
+    eliminated_text, no_treasures_text = ELIMINATED_TEXTS[lang], NO_TREASURE_TEXTS[lang]
+    score_lines = SCORE_LINES[lang]
+    results = []
+    for name, eliminated, _mood, treasures, score, has_kirakira, rank in game.players:  # fbb.PlayerScore
+        if eliminated:
+            explanation = eliminated_text.format(name)
+        elif not treasures:
+            explanation = no_treasures_text.format(name)
+        else:  # each treasure is (name, points)
+            explanation = score_lines[len(treasures)].format(name, score, *chain.from_iterable(treasures))
+        results.append({
+            "name": name,
+            "eliminated": eliminated,
+            "score": score,
+            "has_kirakira": has_kirakira,
+            "rank": rank,
+            "explanation": explanation,
+        })
+    return results
+
+
+#: What fills a verdict (:data:`VERDICT_TEXTS`), in this order: the eliminated players,
+#: the (first) winner, the top score, the players tied at it, their top mood, the winners.
+VERDICT_FACTS = ("out", "name", "score", "tied", "mood", "winners")
+#: How the winner was found: the sentences after the one naming the eliminated players.
+VERDICT_STEPS = {
+    "sole_survivor": [_positional("winner_sole_survivor", VERDICT_FACTS)],
+    "score": [_positional("winner_score", VERDICT_FACTS)],
+    **{
+        decided_by: [
+            _positional("tied", VERDICT_FACTS, names="tied"),
+            _positional(f"winner_{decided_by}", VERDICT_FACTS, names="winners"),
+        ]
+        for decided_by in ("kirakira", "mood", "shared")
+    },
+}
+ELIMINATED_PLAYERS = _positional("eliminated_players", VERDICT_FACTS, names="out")
+#: ``VERDICT_TEXTS[anyone eliminated, step][lang]``: the steps of :func:`_verdict` run together.
+VERDICT_TEXTS = {
+    (anyone_out, step): _run_together([ELIMINATED_PLAYERS, *said] if anyone_out else said)
+    for anyone_out in (False, True)
+    for step, said in VERDICT_STEPS.items()
+}
+NO_WINNER_TEXTS = _positional("no_winner", ())
 
 
 def _verdict(game: fbb.GameScore, lang: str) -> str:
-    """Why these players won, step by step (rules: Final scoring)."""
+    """Why these players won, step by step (rules: Final scoring): who was eliminated, then
+    the sole survivor, the top score, or the tie and what broke it."""
     if game.decided_by is None:
-        return t("fairy_black_box.no_winner", lang)
-    said = []
+        return NO_WINNER_TEXTS[lang]
     out = [p.name for p in game.players if p.eliminated]
-    if out:
-        said.append(t("fairy_black_box.eliminated_players", lang, names=join_list(out, lang)))
-    survivors = [p for p in game.players if not p.eliminated]
-    winner = game.winners[0]
-    if len(survivors) == 1:
-        said.append(t("fairy_black_box.winner_sole_survivor", lang, name=winner, score=game.top_score))
-    elif game.decided_by == "score":
-        said.append(t("fairy_black_box.winner_score", lang, name=winner, score=game.top_score))
-    else:
-        said.append(t("fairy_black_box.tied", lang, names=join_list(game.tied, lang), score=game.top_score))
-        if game.decided_by == "kirakira":
-            said.append(t("fairy_black_box.winner_kirakira", lang, name=winner))
-        elif game.decided_by == "mood":
-            said.append(t("fairy_black_box.winner_mood", lang, name=winner, mood=game.top_mood))
-        else:
-            said.append(
-                t("fairy_black_box.winner_shared", lang, names=join_list(game.winners, lang), mood=game.top_mood)
-            )
-    return sentences(said, lang)
+    step = "sole_survivor" if len(out) == len(game.players) - 1 else game.decided_by
+    separator = LIST_SEPARATORS[lang]
+    return VERDICT_TEXTS[bool(out), step][lang].format(
+        separator.join(out), game.winners[0], game.top_score,
+        separator.join(game.tied), game.top_mood, separator.join(game.winners),
+    )
 
 
 @operation(
@@ -82,27 +155,12 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
 )
 def score(request: dict, lang: str) -> dict:
     players = [
-        fbb.Player(
-            name=p["name"],
-            mood=p["mood"],
-            eliminated=p["eliminated"],
-            treasures=tuple([fbb.Treasure(c["name"], c["points"]) for c in p["treasures"]]),
-        )
+        Player(p["name"], p["mood"], p["eliminated"], tuple([Treasure(c["name"], c["points"]) for c in p["treasures"]]))
         for p in request["players"]
     ]
     game = fbb.score_game(players)
     return {
-        "players": [
-            {
-                "name": p.name,
-                "eliminated": p.eliminated,
-                "score": p.score,
-                "has_kirakira": p.has_kirakira,
-                "rank": p.rank,
-                "explanation": _player_explanation(p, lang),
-            }
-            for p in game.players
-        ],
+        "players": _players(game, lang),
         "winners": list(game.winners),
         "decided_by": game.decided_by,
         "explanation": _verdict(game, lang),
@@ -110,6 +168,16 @@ def score(request: dict, lang: str) -> dict:
 
 
 # -- Setup ----------------------------------------------------------------------------
+
+#: What fills the setup's explanation, in this order.
+SETUP_FACTS = ("players", "mood", "stars", "treasures", "aside")
+#: ``SETUP_TEXTS[two players][lang]``: the setup, then how the star deck ends the game.
+SETUP_TEXTS = {
+    two: _run_together([
+        _positional("setup", SETUP_FACTS), _positional("setup_end_two" if two else "setup_end_more", SETUP_FACTS),
+    ])
+    for two in (False, True)
+}
 
 
 @operation(
@@ -128,14 +196,9 @@ def score(request: dict, lang: str) -> dict:
 )
 def setup(request: dict, lang: str) -> dict:
     game = fbb.setup(request["players"])
-    facts = {
-        "players": game.players,
-        "mood": game.starting_mood,
-        "stars": fbb.STAR_CARDS,
-        "treasures": fbb.TREASURE_CARDS,
-        "aside": fbb.SET_ASIDE_STAR_CARDS,
-    }
-    end = "fairy_black_box.setup_end_two" if game.players == 2 else "fairy_black_box.setup_end_more"
+    explanation = SETUP_TEXTS[game.players == 2][lang].format(
+        game.players, game.starting_mood, fbb.STAR_CARDS, fbb.TREASURE_CARDS, fbb.SET_ASIDE_STAR_CARDS
+    )
     return {
         "players": game.players,
         "starting_mood": game.starting_mood,
@@ -144,37 +207,48 @@ def setup(request: dict, lang: str) -> dict:
         "set_aside_star_cards": fbb.SET_ASIDE_STAR_CARDS,
         "star_deck_runouts_to_end": game.star_runouts_to_end,
         "first_turn_names_opponent": game.first_turn_names_opponent,
-        "explanation": sentences([t("fairy_black_box.setup", lang, **facts), t(end, lang, **facts)], lang),
+        "explanation": explanation,
     }
 
 
 # -- End check ------------------------------------------------------------------------
 
+#: The end check's sentences by key: ``{0}`` the player count (star deck) or the players
+#: left (players left); the others take nothing.
+END_TEXTS = {
+    key: _positional(key, ("count",), players="count", left="count")
+    for key in (
+        "star_end_two", "star_end_more", "star_refresh", "star_not_yet_two", "star_not_yet_more",
+        "treasure_left", "treasure_end", "treasure_refresh",
+        "one_left", "none_left", "players_remain",
+        "end_yes", "end_then", "end_no",
+    )
+}
+
 
 def _star_text(check: fbb.EndCheck, lang: str) -> str:
     two = check.players == 2
     if check.star_deck_runouts == check.star_runouts_to_end:
-        key = "fairy_black_box.star_end_two" if two else "fairy_black_box.star_end_more"
-        return t(key, lang, players=check.players)
-    if check.star_deck_runouts == 1:
-        return t("fairy_black_box.star_refresh", lang)
-    key = "fairy_black_box.star_not_yet_two" if two else "fairy_black_box.star_not_yet_more"
-    return t(key, lang, players=check.players)
+        key = "star_end_two" if two else "star_end_more"
+    elif check.star_deck_runouts == 1:
+        key = "star_refresh"
+    else:
+        key = "star_not_yet_two" if two else "star_not_yet_more"
+    return END_TEXTS[key][lang].format(check.players)
 
 
 def _treasure_text(check: fbb.EndCheck, lang: str) -> str:
     if not check.treasure_deck_empty:
-        return t("fairy_black_box.treasure_left", lang)
-    key = "fairy_black_box.treasure_end" if check.treasure_discard_empty else "fairy_black_box.treasure_refresh"
-    return t(key, lang)
+        return END_TEXTS["treasure_left"][lang]
+    return END_TEXTS["treasure_end" if check.treasure_discard_empty else "treasure_refresh"][lang]
 
 
 def _players_text(check: fbb.EndCheck, lang: str) -> str:
     if check.players_left == 1:
-        return t("fairy_black_box.one_left", lang)
+        return END_TEXTS["one_left"][lang]
     if check.players_left == 0:
-        return t("fairy_black_box.none_left", lang)
-    return t("fairy_black_box.players_remain", lang, left=check.players_left)
+        return END_TEXTS["none_left"][lang]
+    return END_TEXTS["players_remain"][lang].format(check.players_left)
 
 
 @operation(
@@ -205,9 +279,9 @@ def end_check(request: dict, lang: str) -> dict:
         "players_left": _players_text(check, lang),
     }
     if check.last_turn:
-        said = [t("fairy_black_box.end_yes", lang), *(texts[c] for c in check.reasons), t("fairy_black_box.end_then", lang)]
+        said = [END_TEXTS["end_yes"][lang], *(texts[c] for c in check.reasons), END_TEXTS["end_then"][lang]]
     else:
-        said = [t("fairy_black_box.end_no", lang), *texts.values()]
+        said = [END_TEXTS["end_no"][lang], *texts.values()]
     return {
         "last_turn": check.last_turn,
         "reasons": list(check.reasons),
@@ -220,6 +294,12 @@ def end_check(request: dict, lang: str) -> dict:
 
 
 # -- Next player ----------------------------------------------------------------------
+
+#: ``NEXT_TEXTS[rock-paper-scissors][lang]``: ``{0}`` the name(s), ``{1}`` their treasure count.
+NEXT_TEXTS = {
+    tied: _positional("next_tied" if tied else "next_one", ("names", "count"), name="names")
+    for tied in (False, True)
+}
 
 
 @operation(
@@ -238,10 +318,8 @@ def end_check(request: dict, lang: str) -> dict:
 )
 def next_player(request: dict, lang: str) -> dict:
     found = fbb.next_player([(p["name"], p["treasure_count"]) for p in request["players"]])
-    if found.rock_paper_scissors:
-        text = t("fairy_black_box.next_tied", lang, names=join_list(found.candidates, lang), count=found.fewest_treasures)
-    else:
-        text = t("fairy_black_box.next_one", lang, name=found.candidates[0], count=found.fewest_treasures)
+    names = LIST_SEPARATORS[lang].join(found.candidates)  # one name when there is one candidate
+    text = NEXT_TEXTS[found.rock_paper_scissors][lang].format(names, found.fewest_treasures)
     return {
         "next_players": list(found.candidates),
         "fewest_treasures": found.fewest_treasures,

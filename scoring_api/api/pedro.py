@@ -1,14 +1,21 @@
-"""Pedro over HTTP: ``/api/v1/pedro/auction``, ``/trick``, ``/hand`` and ``/game``."""
+"""Pedro over HTTP: ``/api/v1/pedro/auction``, ``/trick``, ``/hand`` and ``/game``.
+
+Explanations: every sentence is read from the catalogue once per language at import, with
+positional placeholders (:func:`_positional`), and the sentences that go together are run
+together into one template per case (:data:`HAND_TEXTS` and the like); a request picks its
+case and fills it with one ``str.format``.
+"""
 
 from __future__ import annotations
 
 from ..games.errors import RuleError
 from ..games.pedro.auction import PASS, run_auction
-from ..games.pedro.cards import IN_PLAY, OTHER_TEAM, TEAMS, Card, parse_cards, parse_suit
+from ..games.pedro.cards import CARD_TEXTS, IN_PLAY, OTHER_TEAM, Card, parse_cards, parse_suit
 from ..games.pedro.game import play_game
-from ..games.pedro.rules import Rules
+from ..games.pedro.rules import TWO_SCORED_BY, Rules
 from ..games.pedro.scoring import (
     HandPoints,
+    PointCard,
     Settlement,
     check_game_running,
     check_points,
@@ -16,21 +23,53 @@ from ..games.pedro.scoring import (
     settle,
 )
 from ..games.pedro.tricks import play_trick
-from ..i18n import join_list, sentences, t
+from ..i18n import LANGS, sentences, t
 from ..schemas import pedro as schemas
 from .operations import operation
 
 SUIT_SIGNS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
+#: ``、`` or ``, `` by language (:func:`scoring_api.i18n.join_list`'s separator).
+LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
+
+
+def _positional(key: str, facts: tuple[str, ...], **renamed: str) -> dict[str, str]:
+    """The sentence ``key`` in every language, each placeholder turned into ``{i}``, ``i``
+    being the place in ``facts`` of the fact that fills it: its own name, or the one
+    ``renamed`` gives (``taken="other_taken"``). Read from the catalogue once, then filled
+    with a positional ``str.format`` (the sentences hold no literal braces)."""
+    places = {name: f"{{{index}}}" for index, name in enumerate(facts)}
+    places.update({placeholder: places[fact] for placeholder, fact in renamed.items()})
+    return {lang: t(key, lang, **places) for lang in LANGS}
+
+
+def _run_together(parts: list[dict[str, str]]) -> dict[str, str]:
+    """Sentences of :func:`_positional` run together, by language (an empty part is left out)."""
+    return {lang: sentences([part[lang] for part in parts if part], lang) for lang in LANGS}
 
 
 def _rules(request: dict) -> Rules:
     return request["rules"].check()
 
 
+# -- Auction --------------------------------------------------------------------------------
+
+#: What fills an auction's explanation, in this order.
+AUCTION_FACTS = ("dealer", "calls", "seat", "team", "amount")
+#: ``AUCTION_TEXTS[forced][lang]``: the calls, then the high bid or the dealer's forced bid.
+AUCTION_TEXTS = {
+    forced: _run_together([
+        _positional("pedro.auction_calls", AUCTION_FACTS),
+        _positional("pedro.auction_forced" if forced else "pedro.auction_high", AUCTION_FACTS),
+    ])
+    for forced in (False, True)
+}
+PASS_WORDS = {lang: t("pedro.pass", lang) for lang in LANGS}
+
+
 def _calls_text(calls, lang: str) -> str:
     """``N 7、E パス、...``: each seat with its call."""
-    passed = t("pedro.pass", lang)
-    return join_list([f"{seat} {passed if call == PASS else call}" for seat, call in calls], lang)
+    passed = PASS_WORDS[lang]
+    return LIST_SEPARATORS[lang].join([f"{seat} {passed if call == PASS else call}" for seat, call in calls])
 
 
 @operation(
@@ -50,12 +89,9 @@ def _calls_text(calls, lang: str) -> str:
 def auction(request: dict, lang: str) -> dict:
     rules = _rules(request)
     result = run_auction(request["dealer"], request["calls"], rules)
-    listed = _calls_text(result.calls, lang)
-    key = "pedro.auction_forced" if result.forced else "pedro.auction_high"
-    explanation = sentences([
-        t("pedro.auction_calls", lang, dealer=request["dealer"], calls=listed),
-        t(key, lang, seat=result.seat, team=result.team, amount=result.amount),
-    ], lang)
+    explanation = AUCTION_TEXTS[result.forced][lang].format(
+        request["dealer"], _calls_text(result.calls, lang), result.seat, result.team, result.amount
+    )
     return {
         "seat": result.seat,
         "team": result.team,
@@ -65,6 +101,31 @@ def auction(request: dict, lang: str) -> dict:
         "rules": rules.as_dict(),
         "explanation": explanation,
     }
+
+
+# -- Trick ----------------------------------------------------------------------------------
+
+#: What fills a trick's explanation, in this order.
+TRICK_FACTS = ("trump", "plays", "seat", "team", "card", "cards", "points")
+#: The note on the 2 of trump by the rule that scores it (``trick_two_note`` with its
+#: ``rule_text`` filled in: a sentence of the catalogue, no braces).
+TWO_NOTES = {
+    rule: {lang: t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{rule}", lang)) for lang in LANGS}
+    for rule in TWO_SCORED_BY
+}
+#: ``TRICK_TEXTS[trumped, holds point cards, rule of the 2's note or None][lang]``: the
+#: cards played, the winner, the point cards, the note on the 2 of trump.
+TRICK_TEXTS = {
+    (trumped, scored, two_rule): _run_together([
+        _positional("pedro.trick_plays", TRICK_FACTS),
+        _positional("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", TRICK_FACTS),
+        _positional("pedro.trick_points" if scored else "pedro.trick_no_points", TRICK_FACTS),
+        TWO_NOTES.get(two_rule),
+    ])
+    for trumped in (False, True)
+    for scored in (False, True)
+    for two_rule in (None, *TWO_SCORED_BY)
+}
 
 
 @operation(
@@ -92,19 +153,13 @@ def trick(request: dict, lang: str) -> dict:
     point_cards = result.point_cards(trump)
     roles = IN_PLAY[trump]
     points = sum(roles[card].points for card in point_cards)
-    plays = [(seat, str(card)) for seat, card in result.plays]
-    point_texts = [str(card) for card in point_cards]
-    key = "pedro.trick_trump_wins" if result.trumped else "pedro.trick_suit_wins"
-    parts = [
-        t("pedro.trick_plays", lang, trump=SUIT_SIGNS[trump],
-          plays=join_list([f"{seat} {card}" for seat, card in plays], lang)),
-        t(key, lang, seat=result.winner, team=result.team, card=str(result.card)),
-        t("pedro.trick_points", lang, cards=" ".join(point_texts), points=points)
-        if point_cards else t("pedro.trick_no_points", lang),
-    ]
-    if Card("2", trump) in point_cards:
-        rule_text = t(f"pedro.two_rule_{rules.two_scored_by}", lang)
-        parts.append(t("pedro.trick_two_note", lang, rule_text=rule_text))
+    plays = [(seat, CARD_TEXTS[card]) for seat, card in result.plays]
+    point_texts = [CARD_TEXTS[card] for card in point_cards]
+    two_rule = rules.two_scored_by if Card("2", trump) in point_cards else None
+    explanation = TRICK_TEXTS[result.trumped, bool(point_cards), two_rule][lang].format(
+        SUIT_SIGNS[trump], LIST_SEPARATORS[lang].join([f"{seat} {card}" for seat, card in plays]),
+        result.winner, result.team, CARD_TEXTS[result.card], " ".join(point_texts), points,
+    )
     return {
         "winner": result.winner,
         "team": result.team,
@@ -113,96 +168,146 @@ def trick(request: dict, lang: str) -> dict:
         "led_suit": result.led_suit,
         "trumped": result.trumped,
         "plays": [{"seat": seat, "card": card} for seat, card in plays],
-        "explanation": sentences(parts, lang),
+        "explanation": explanation,
     }
+
+
+# -- Hands and whole games ----------------------------------------------------------------
+
+#: The fields naming the team that scores the 2 of trump, with the rule each goes with.
+TWO_FIELDS = (("two_dealt_to", "dealt"), ("two_played_by", "played"))
 
 
 def _hand_points(hand: dict, rules: Rules) -> HandPoints:
     """Points of one hand input: given directly, or from the captured cards."""
     points, trump, captured = hand.get("points"), hand.get("trump"), hand.get("captured")
-    given = (points is not None, trump is not None, captured is not None)
-    if given not in ((True, False, False), (False, True, True)):
+    has_points = points is not None
+    if (trump is None) != has_points or (captured is None) != has_points:  # points, or trump and captured
         raise RuleError("points_or_captured", ("points",))
-    has_points = given[0]
-    for key, rule in (("two_dealt_to", "dealt"), ("two_played_by", "played")):
+    for key, rule in TWO_FIELDS:
         if hand.get(key) is not None and (has_points or rules.two_scored_by != rule):
             raise RuleError("two_field_for_rule", (key,), field=key, rule=rules.two_scored_by)
     if has_points:
         check_points(points)
         return HandPoints(dict(points), {})
     trump = parse_suit(trump)
-    captured = {team: parse_cards(captured.get(team, []), ("captured", team)) for team in TEAMS}
+    captured = {
+        "NS": parse_cards(captured.get("NS", []), ("captured", "NS")),
+        "EW": parse_cards(captured.get("EW", []), ("captured", "EW")),
+    }
     two_team = hand.get("two_dealt_to") if rules.two_scored_by == "dealt" else hand.get("two_played_by")
     return hand_points(trump, captured, rules, two_team)
 
 
 def _check_bid(hand: dict, rules: Rules) -> None:
+    """The bid lies between the minimum and the maximum bid (rules/pedro.md, "A hand",
+    step 1); the rules are checked, so the dealer's forced bid lies between them too."""
     amount = hand["bid"]["amount"]
-    lowest = min(rules.min_bid, rules.dealer_forced_bid)
-    if not lowest <= amount <= rules.max_bid:
+    if not rules.min_bid <= amount <= rules.max_bid:
         raise RuleError(
             "bid_outside_rules", ("bid", "amount"), amount=amount,
             min_bid=rules.min_bid, max_bid=rules.max_bid, forced=rules.dealer_forced_bid,
         )
 
 
-def _explain(result: Settlement, rules: Rules, lang: str) -> str:
-    bidder, other = result.bid_team, OTHER_TEAM[result.bid_team]
-    key = "pedro.settle_made" if result.bid_made else "pedro.settle_set"
-    before, after = result.scores_before, result.scores_after
-    parts = [
-        t(key, lang, bidder=bidder, bid=result.bid, taken=result.points[bidder]),
-        t("pedro.settle_other", lang, other=other, taken=result.points[other]),
-        t("pedro.settle_scores", lang, ns_before=before["NS"], ns_after=after["NS"],
-          ew_before=before["EW"], ew_after=after["EW"]),
-    ]
-    if result.bidder_goes_out:
-        parts.append(t("pedro.going_out_hand", lang, margin=rules.bidder_out_margin))
-    parts.append(_outcome(result, rules, lang))
-    return sentences(parts, lang)
+#: How a hand leaves the game: the key of its sentence after ``pedro.`` (rules/pedro.md,
+#: "End of game"): a winner and the rule that decided, or the next hand.
+OUTCOMES = (
+    "win_bidder_goes_out", "win_target", "win_tie_bidder", "win_tie_higher",
+    "next_normal", "next_bidder_goes_out", "next_extra_hand",
+)
+#: The outcome by the next hand when nobody won, by the rule that decided when one did
+#: (the tie rule's outcome depends on the table's tie rule: :func:`_outcome`).
+NEXT_OUTCOMES = {
+    "normal": "next_normal", "bidder_goes_out": "next_bidder_goes_out", "extra_hand": "next_extra_hand",
+}
+WIN_OUTCOMES = {"target": "win_target", "bidder_goes_out": "win_bidder_goes_out"}
 
 
-_WIN_KEYS = {"bidder_goes_out": "pedro.win_bidder_goes_out", "target": "pedro.win_target"}
+def _outcome(result: Settlement, rules: Rules) -> str:
+    """The hand's outcome (one of :data:`OUTCOMES`)."""
+    if result.decided_by is None:
+        return NEXT_OUTCOMES[result.next_hand]
+    if result.decided_by == "tie_rule":
+        return "win_tie_bidder" if rules.tie_rule == "bidder_wins" else "win_tie_higher"
+    return WIN_OUTCOMES[result.decided_by]
 
 
-def _outcome(result: Settlement, rules: Rules, lang: str) -> str:
-    if result.winner:
-        if result.decided_by == "tie_rule":
-            key = "pedro.win_tie_bidder" if rules.tie_rule == "bidder_wins" else "pedro.win_tie_higher"
-        else:
-            key = _WIN_KEYS[result.decided_by]
-        return t(key, lang, winner=result.winner, target=rules.target)
-    return t(f"pedro.next_{result.next_hand}", lang, margin=rules.bidder_out_margin)
+#: What fills a settled hand's explanation (:data:`HAND_TEXTS`), in this order.
+HAND_FACTS = (
+    "bidder", "bid", "taken", "other", "other_taken",
+    "ns_before", "ns_after", "ew_before", "ew_after", "margin", "winner", "target",
+)
 
 
-def _point_cards(points: HandPoints) -> dict | None:
-    """Each team's point cards as data (None when the points were given, not the cards)."""
-    if not points.cards:
-        return None
+def _hand_texts(made: bool, going_out: bool, outcome: str) -> dict[str, str]:
+    """A settled hand's explanation by language: the bid made or set, what the other team
+    adds, the scores, the bidder-goes-out note when the hand was one, the outcome."""
+    return _run_together([
+        _positional("pedro.settle_made" if made else "pedro.settle_set", HAND_FACTS),
+        _positional("pedro.settle_other", HAND_FACTS, taken="other_taken"),
+        _positional("pedro.settle_scores", HAND_FACTS),
+        _positional("pedro.going_out_hand", HAND_FACTS) if going_out else None,
+        _positional(f"pedro.{outcome}", HAND_FACTS),
+    ])
+
+
+#: ``HAND_TEXTS[lang][bid made, bidder goes out, outcome]``: see :func:`_hand_texts`.
+HAND_TEXTS = {
+    lang: {
+        (made, going_out, outcome): _hand_texts(made, going_out, outcome)[lang]
+        for made in (True, False)
+        for going_out in (True, False)
+        for outcome in OUTCOMES
+    }
+    for lang in LANGS
+}
+
+#: What fills a whole game's explanation (:data:`GAME_TEXTS`), in this order.
+GAME_FACTS = ("hands", "ns", "ew", "target", "winner", "margin")
+#: ``GAME_TEXTS[lang][outcome of the last hand]``: the scores so far, then the outcome.
+GAME_TEXTS = {
+    lang: {
+        outcome: _run_together([
+            _positional("pedro.game_summary", GAME_FACTS), _positional(f"pedro.{outcome}", GAME_FACTS),
+        ])[lang]
+        for outcome in OUTCOMES
+    }
+    for lang in LANGS
+}
+
+
+def _point_cards(cards: dict[str, list[PointCard]]) -> dict:
+    """Each team's point cards as data."""
     return {
-        team: [
-            {"card": str(p.card), "points": p.points, "name": p.name, "reason": p.reason}
-            for p in points.cards[team]
-        ]
-        for team in TEAMS
+        "NS": [{"card": CARD_TEXTS[p.card], "points": p.points, "name": p.name, "reason": p.reason} for p in cards["NS"]],
+        "EW": [{"card": CARD_TEXTS[p.card], "points": p.points, "name": p.name, "reason": p.reason} for p in cards["EW"]],
     }
 
 
-def _settlement(result: Settlement, points: HandPoints, rules: Rules, lang: str) -> dict:
+def _settlement(result: Settlement, points: HandPoints, rules: Rules, texts: dict) -> dict:
+    """One settled hand as data; ``texts`` is :data:`HAND_TEXTS` in the request's language."""
+    bidder, bid, taken, made, deltas, before, after, going_out, over, winner, decided_by, next_hand = result
+    other = OTHER_TEAM[bidder]
+    explanation = texts[made, going_out, _outcome(result, rules)].format(
+        bidder, bid, taken[bidder], other, taken[other],
+        before["NS"], after["NS"], before["EW"], after["EW"],
+        rules.bidder_out_margin, winner, rules.target,
+    )
     return {
-        "bid": {"team": result.bid_team, "amount": result.bid},
-        "points": result.points,
-        "point_cards": _point_cards(points),
-        "bid_made": result.bid_made,
-        "deltas": result.deltas,
-        "scores_before": result.scores_before,
-        "scores_after": result.scores_after,
-        "bidder_goes_out": result.bidder_goes_out,
-        "game_over": result.game_over,
-        "winner": result.winner,
-        "decided_by": result.decided_by,
-        "next_hand": result.next_hand,
-        "explanation": _explain(result, rules, lang),
+        "bid": {"team": bidder, "amount": bid},
+        "points": taken,
+        "point_cards": _point_cards(points.cards) if points.cards else None,  # None: points given
+        "bid_made": made,
+        "deltas": deltas,
+        "scores_before": before,
+        "scores_after": after,
+        "bidder_goes_out": going_out,
+        "game_over": over,
+        "winner": winner,
+        "decided_by": decided_by,
+        "next_hand": next_hand,
+        "explanation": explanation,
     }
 
 
@@ -226,7 +331,7 @@ def hand(request: dict, lang: str) -> dict:
     check_game_running(request["scores_before"], rules, ("scores_before",))
     points = _hand_points(request, rules)
     result = settle(request["bid"]["team"], request["bid"]["amount"], request["scores_before"], points.points, rules)
-    settlement = _settlement(result, points, rules, lang)
+    settlement = _settlement(result, points, rules, HAND_TEXTS[lang])
     settlement["rules"] = rules.as_dict()
     return settlement
 
@@ -255,16 +360,19 @@ def game(request: dict, lang: str) -> dict:
         except RuleError as error:
             raise error.within("hands", index) from None
         points.append(hand_result)
-        inputs.append((entry["bid"]["team"], entry["bid"]["amount"], hand_result.points))
+        bid = entry["bid"]
+        inputs.append((bid["team"], bid["amount"], hand_result.points))
     ledger = play_game(inputs, rules)
-    summary = t("pedro.game_summary", lang, hands=len(ledger.hands), ns=ledger.scores["NS"],
-                ew=ledger.scores["EW"], target=rules.target)
-    outcome = _outcome(ledger.hands[-1], rules, lang) if ledger.hands else t("pedro.next_normal", lang)
+    texts = HAND_TEXTS[lang]
+    outcome = _outcome(ledger.hands[-1], rules) if ledger.hands else "next_normal"
     return {
-        "hands": [_settlement(r, p, rules, lang) for r, p in zip(ledger.hands, points)],
+        "hands": [_settlement(r, p, rules, texts) for r, p in zip(ledger.hands, points)],
         "scores": ledger.scores,
         "winner": ledger.winner,
         "next_hand": ledger.next_hand,
         "rules": rules.as_dict(),
-        "explanation": sentences([summary, outcome], lang),
+        "explanation": GAME_TEXTS[lang][outcome].format(
+            len(ledger.hands), ledger.scores["NS"], ledger.scores["EW"], rules.target,
+            ledger.winner, rules.bidder_out_margin,
+        ),
     }

@@ -39,25 +39,23 @@ SET_ASIDE_STAR_CARDS = 2
 
 #: The one treasure the rules name (*Final scoring*), as printed.
 KIRAKIRA = "きらきら"
-#: Its accepted spellings after :func:`_fold` (NFKC, case-folded, brackets removed).
+#: Its accepted spellings once folded (NFKC, case-folded, brackets removed): :func:`is_kirakira`.
 KIRAKIRA_SPELLINGS = frozenset({"きらきら", "キラキラ", "kirakira"})
 _BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
 _CLOSING = {opening: closing for opening, closing in _BRACKETS}  # opening -> closing
 
 
-def _fold(name: str) -> str:
-    """A treasure name reduced for comparison: NFKC (half-width ｷﾗｷﾗ, full-width letters
-    and ＜＞ become ordinary), case-folded, spaces trimmed, one pair of brackets removed."""
-    folded = unicodedata.normalize("NFKC", name).casefold().strip()
-    if len(folded) >= 2 and _CLOSING.get(folded[0]) == folded[-1]:
-        return folded[1:-1].strip()
-    return folded
-
-
 def is_kirakira(treasure_name: str) -> bool:
     """Is this treasure 〈きらきら〉? Accepts きらきら, キラキラ and kirakira (any case),
-    with or without brackets such as 〈〉 (*Final scoring*, the tie-break card)."""
-    return _fold(treasure_name) in KIRAKIRA_SPELLINGS
+    with or without brackets such as 〈〉 (*Final scoring*, the tie-break card).
+
+    The name is compared folded: NFKC (half-width ｷﾗｷﾗ, full-width letters and ＜＞ become
+    ordinary), case-folded, spaces trimmed, one pair of brackets removed.
+    """
+    folded = unicodedata.normalize("NFKC", treasure_name).casefold().strip()
+    if len(folded) >= 2 and _CLOSING.get(folded[0]) == folded[-1]:
+        folded = folded[1:-1].strip()
+    return folded in KIRAKIRA_SPELLINGS
 
 
 # -- Setup (rules: Mood; Deck refresh and end) -------------------------------------------
@@ -116,15 +114,21 @@ class Player(NamedTuple):
     treasures: tuple[Treasure, ...] = ()
 
 
-def kirakira_cards(player: Player) -> list[int]:
-    """Where 〈きらきら〉 lies in the player's hand: the indices of those treasures."""
-    return [c for c, treasure in enumerate(player.treasures) if is_kirakira(treasure.name)]
+def kirakira_cards(players: list[Player]) -> list[tuple[int, int]]:
+    """Where 〈きらきら〉 lies in the players' hands: ``(player index, treasure index)`` of
+    each such treasure, in request order."""
+    return [
+        (p, c)
+        for p, player in enumerate(players)
+        for c, treasure in enumerate(player.treasures)
+        if is_kirakira(treasure.name)
+    ]
 
 
-def check_players(players: list[Player], kirakira: list[list[int]]) -> None:
+def check_players(players: list[Player], kirakira: list[tuple[int, int]]) -> None:
     """Refuse a table the rules cannot produce; the error points at the first culprit.
 
-    ``kirakira`` holds each player's :func:`kirakira_cards`.
+    ``kirakira`` is the players' :func:`kirakira_cards`.
 
     * names tell players apart, so each is used once;
     * a player still in has mood 1 or more (*Mood*: at 0 the player is eliminated);
@@ -135,6 +139,7 @@ def check_players(players: list[Player], kirakira: list[list[int]]) -> None:
     check_player_count(len(players))
     if len({player.name for player in players}) < len(players):
         _refuse_duplicate_name(players)
+    total = 0
     for p, player in enumerate(players):
         if player.eliminated and player.treasures:
             raise RuleError(
@@ -143,19 +148,17 @@ def check_players(players: list[Player], kirakira: list[list[int]]) -> None:
             )
         if not player.eliminated and player.mood == 0:
             raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=player.name)
-    _check_treasure_count(players)
-    holder: int | None = None
-    for p, cards in enumerate(kirakira):
-        for c in cards:
-            if holder is None:
-                holder = p
-            elif holder == p:
-                raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p].name)
-            else:
-                raise RuleError(
-                    "two_kirakira", ("players", p, "treasures", c),
-                    first=players[holder].name, second=players[p].name,
-                )
+        total += len(player.treasures)
+    if total > TREASURE_CARDS:
+        _refuse_too_many_treasures(players, total)
+    if len(kirakira) > 1:  # the second copy is refused
+        (holder, _), (p, c) = kirakira[:2]
+        if holder == p:
+            raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p].name)
+        raise RuleError(
+            "two_kirakira", ("players", p, "treasures", c),
+            first=players[holder].name, second=players[p].name,
+        )
 
 
 def _refuse_duplicate_name(players: list[Player]) -> None:
@@ -167,12 +170,9 @@ def _refuse_duplicate_name(players: list[Player]) -> None:
         seen.add(player.name)
 
 
-def _check_treasure_count(players: list[Player]) -> None:
-    """At most the box's 15 treasure cards in all hands; the error points at the hand
+def _refuse_too_many_treasures(players: list[Player], total: int) -> None:
+    """More than the box's 15 treasure cards in all hands: the error points at the hand
     that passes the limit."""
-    total = sum(len(player.treasures) for player in players)
-    if total <= TREASURE_CARDS:
-        return
     held = 0
     for p, player in enumerate(players):
         held += len(player.treasures)
@@ -192,11 +192,10 @@ class PlayerScore(NamedTuple):
     rank: int | None = None
 
 
-def score_player(player: Player, has_kirakira: bool) -> PlayerScore:
+def score_player(player: Player) -> int | None:
     """A player's score: the sum of the points of the treasures in hand, or ``None`` when
     eliminated (*Final scoring*: only players who were not eliminated score)."""
-    score = None if player.eliminated else sum([t.points for t in player.treasures])
-    return PlayerScore(player.name, player.eliminated, player.mood, player.treasures, score, has_kirakira)
+    return None if player.eliminated else sum([t.points for t in player.treasures])
 
 
 class GameScore(NamedTuple):
@@ -206,11 +205,6 @@ class GameScore(NamedTuple):
     top_score: int | None
     tied: tuple[str, ...]  # the players at the top score, in request order
     top_mood: int | None  # the highest mood among them (used when mood decides or is tied)
-
-
-def _order_key(player: PlayerScore) -> tuple[int, bool, int]:
-    """Better first: higher score, then holding 〈きらきら〉, then higher mood."""
-    return (-player.score, not player.has_kirakira, -player.mood)
 
 
 def decide_winners(tied: list[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
@@ -231,33 +225,43 @@ def decide_winners(tied: list[PlayerScore]) -> tuple[tuple[str, ...], str | None
     holders = [s for s in tied if s.has_kirakira]
     if holders:
         return (holders[0].name,), "kirakira"
-    mood = max(s.mood for s in tied)
-    happiest = tuple(s.name for s in tied if s.mood == mood)
+    mood = max([s.mood for s in tied])
+    happiest = tuple([s.name for s in tied if s.mood == mood])
     return happiest, "mood" if len(happiest) == 1 else "shared"
 
 
-def rank(scores: list[PlayerScore]) -> list[PlayerScore]:
-    """Scores with ranks: 1 + the number of scoring players strictly ahead by
-    :func:`_order_key`; eliminated players have no rank. Rank 1 is exactly the winners."""
-    keys = [None if s.score is None else _order_key(s) for s in scores]
-    ordered = sorted(key for key in keys if key is not None)
-    return [
-        s if key is None else s._replace(rank=1 + bisect_left(ordered, key))
-        for s, key in zip(scores, keys)
-    ]
-
-
 def score_game(players: list[Player]) -> GameScore:
-    """Final scoring of a finished game (*Final scoring*), after :func:`check_players`."""
-    kirakira = [kirakira_cards(p) for p in players]
+    """Final scoring of a finished game (*Final scoring*), after :func:`check_players`.
+
+    Ranks: 1 + the number of scoring players strictly ahead, in the order of the
+    tie-breaks of :func:`decide_winners` (higher score, then holding 〈きらきら〉, then higher
+    mood); eliminated players have no rank. Rank 1 is exactly the winners.
+    """
+    kirakira = kirakira_cards(players)
     check_players(players, kirakira)
-    scores = rank([score_player(p, bool(cards)) for p, cards in zip(players, kirakira)])
-    scoring = [s for s in scores if s.score is not None]
-    top = max([s.score for s in scoring], default=None)
-    tied = [s for s in scoring if s.score == top]
+    holds = [False] * len(players)
+    if kirakira:
+        holds[kirakira[0][0]] = True  # the only copy, once checked
+    scores = [score_player(player) for player in players]
+    keys = [  # better first
+        None if score is None else (-score, not held, -player.mood)
+        for player, score, held in zip(players, scores, holds)
+    ]
+    ordered = sorted([key for key in keys if key is not None])
+    results = tuple([
+        PlayerScore(
+            player.name, player.eliminated, player.mood, player.treasures, score, held,
+            None if key is None else 1 + bisect_left(ordered, key),
+        )
+        for player, score, held, key in zip(players, scores, holds, keys)
+    ])
+    if not ordered:  # everyone eliminated
+        return GameScore(results, (), None, None, (), None)
+    top = -ordered[0][0]  # the best key's score
+    tied = [s for s in results if s.score == top]
     winners, decided_by = decide_winners(tied)
-    top_mood = max([s.mood for s in tied], default=None)
-    return GameScore(tuple(scores), winners, decided_by, top, tuple([s.name for s in tied]), top_mood)
+    top_mood = max([s.mood for s in tied])
+    return GameScore(results, winners, decided_by, top, tuple([s.name for s in tied]), top_mood)
 
 
 # -- End of the game (rules: Deck refresh and end) ---------------------------------------

@@ -1,6 +1,11 @@
 """Fairy & Black Box over HTTP: score, setup, end-check and next-player (shared/api.md)."""
 
+import importlib
+
 import pytest
+
+from scoring_api.api.operations import load_operations
+from scoring_api.i18n import LANGS, sentences, t
 
 BASE = "/api/v1/fairy-black-box"
 SCORE = BASE + "/score"
@@ -365,3 +370,74 @@ def test_next_player_refusals(client):
     assert error_of(client.post(NEXT, json={"players": five}))["code"] == "invalid_input"
     unknown = error_of(client.post(NEXT, json={"players": [{"name": "A", "treasures": 1}]}))
     assert set(unknown["details"]) == {"players[0].treasures", "players[0].treasure_count"}
+
+
+# -- The sentences read once at import ------------------------------------------------------
+
+
+@pytest.fixture
+def api():
+    """``scoring_api.api.fairy_black_box``, imported the way the app does (every game's
+    module in turn: importing it first would change the order the operations are listed in)."""
+    load_operations()
+    return importlib.import_module("scoring_api.api.fairy_black_box")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_score_lines_say_what_the_catalogue_says_for_every_hand_size(api, lang):
+    for count in range(1, 16):
+        hand = [(f"t{i}", i - 3) for i in range(count)]
+        parts = " + ".join(t("fairy_black_box.treasure_part", lang, name=n, points=p) for n, p in hand)
+        expected = t("fairy_black_box.player_score", lang, name="Aki", parts=parts, score=7)
+        assert api.SCORE_LINES[lang][count].format("Aki", 7, *(x for pair in hand for x in pair)) == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_verdicts_say_what_the_catalogue_says(api, lang):
+    values = {"out": "Dan、Eri", "name": "Ben", "score": 6, "tied": "Aki、Ben", "mood": 3, "winners": "Aki、Ben"}
+    assert tuple(values) == api.VERDICT_FACTS
+    steps = {
+        "sole_survivor": [("winner_sole_survivor", {})],
+        "score": [("winner_score", {})],
+        **{
+            decided_by: [("tied", {"names": values["tied"]}), (f"winner_{decided_by}", {"names": values["winners"]})]
+            for decided_by in ("kirakira", "mood", "shared")
+        },
+    }
+    for (anyone_out, step), text in api.VERDICT_TEXTS.items():
+        said = [t("fairy_black_box.eliminated_players", lang, names=values["out"])] if anyone_out else []
+        said += [t(f"fairy_black_box.{key}", lang, **{**values, **names}) for key, names in steps[step]]
+        assert text[lang].format(*values.values()) == sentences(said, lang)
+
+
+def test_names_are_shown_as_given_even_with_braces(client):
+    body = {"players": [
+        player("{0}", 2, treasure("{name}", 3), treasure("%s", 1)),
+        player("{1}}", 1, treasure("{", 4)),
+        out("{names}"),
+    ]}
+    result = client.post(SCORE + "?lang=en", json=body).get_json()
+    assert [p["explanation"] for p in result["players"]] == [
+        "{0}: {name} 3 + %s 1 = 4",
+        "{1}}: { 4 = 4",
+        "{names} was eliminated and does not score (an eliminated player has discarded all treasure cards).",
+    ]
+    assert result["explanation"] == (
+        "{names}: eliminated, so not scored. {0}, {1}} tie at 4. "
+        "Nobody tied holds 〈きらきら〉, so the one with the highest mood, {0} (mood 2), wins."
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_setup_end_check_and_next_player_texts_say_what_the_catalogue_says(api, lang):
+    facts = {"players": 4, "mood": 3, "stars": 12, "treasures": 15, "aside": 2}
+    assert tuple(facts) == api.SETUP_FACTS
+    for two, text in api.SETUP_TEXTS.items():
+        end = "fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more"
+        expected = sentences([t("fairy_black_box.setup", lang, **facts), t(end, lang, **facts)], lang)
+        assert text[lang].format(*facts.values()) == expected
+    for key, text in api.END_TEXTS.items():
+        assert text[lang].format(3) == t(f"fairy_black_box.{key}", lang, players=3, left=3)
+    assert api.NEXT_TEXTS[False][lang].format("Aki", 2) == t("fairy_black_box.next_one", lang, name="Aki", count=2)
+    tied = t("fairy_black_box.next_tied", lang, names="Aki, Ben", count=2)
+    assert api.NEXT_TEXTS[True][lang].format("Aki, Ben", 2) == tied

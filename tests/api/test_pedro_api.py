@@ -1,6 +1,11 @@
 """/api/v1/pedro/*: the contract of shared/api.md, explanations and refusals."""
 
+import importlib
+
 import pytest
+
+from scoring_api.api.operations import load_operations
+from scoring_api.i18n import LANGS, sentences, t
 
 A = "/api/v1/pedro"
 
@@ -215,3 +220,58 @@ def test_game_errors_point_into_the_hand(client):
 def test_game_with_no_hands_yet(client):
     status, body = post(client, "/game", {"hands": []})
     assert status == 200 and body["scores"] == {"NS": 0, "EW": 0} and body["next_hand"] == "normal"
+
+
+# -- The sentences read once at import ------------------------------------------------------
+
+
+@pytest.fixture
+def api():
+    """``scoring_api.api.pedro``, imported the way the app does (every game's module in
+    turn: importing it first would change the order the operations are listed in)."""
+    load_operations()
+    return importlib.import_module("scoring_api.api.pedro")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_settled_hand_text_says_what_the_catalogue_says(api, lang):
+    """Each run-together template of a settled hand against its sentences filled one by one."""
+    values = {
+        "bidder": "EW", "bid": 9, "taken": 11, "other": "NS", "other_taken": 3, "ns_before": -20,
+        "ns_after": -17, "ew_before": 95, "ew_after": 106, "margin": 6, "winner": "EW", "target": 101,
+    }
+    assert tuple(values) == api.HAND_FACTS
+    for (made, going_out, outcome), text in api.HAND_TEXTS[lang].items():
+        expected = sentences([
+            t("pedro.settle_made" if made else "pedro.settle_set", lang, **values),
+            t("pedro.settle_other", lang, other="NS", taken=3),
+            t("pedro.settle_scores", lang, **values),
+            t("pedro.going_out_hand", lang, **values) if going_out else "",
+            t(f"pedro.{outcome}", lang, **values),
+        ], lang)
+        assert text.format(*values.values()) == expected
+    summary = {"hands": 12, "ns": 88, "ew": 104, "target": 101, "winner": "EW", "margin": 6}
+    assert tuple(summary) == api.GAME_FACTS
+    for outcome, text in api.GAME_TEXTS[lang].items():
+        expected = sentences([t("pedro.game_summary", lang, **summary), t(f"pedro.{outcome}", lang, **summary)], lang)
+        assert text.format(*summary.values()) == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_auction_and_trick_text_says_what_the_catalogue_says(api, lang):
+    auction = {"dealer": "W", "calls": "N 7、E pass", "seat": "S", "team": "NS", "amount": 9}
+    assert tuple(auction) == api.AUCTION_FACTS
+    for forced, text in api.AUCTION_TEXTS.items():
+        key = "pedro.auction_forced" if forced else "pedro.auction_high"
+        expected = sentences([t("pedro.auction_calls", lang, **auction), t(key, lang, **auction)], lang)
+        assert text[lang].format(*auction.values()) == expected
+    trick = {"trump": "♥", "plays": "N 10H, E 5D", "seat": "E", "team": "EW", "card": "5D", "cards": "10H 5D", "points": 6}
+    assert tuple(trick) == api.TRICK_FACTS
+    for (trumped, scored, two_rule), text in api.TRICK_TEXTS.items():
+        expected = sentences([
+            t("pedro.trick_plays", lang, **trick),
+            t("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", lang, **trick),
+            t("pedro.trick_points" if scored else "pedro.trick_no_points", lang, **trick),
+            two_rule and t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_rule}", lang)),
+        ], lang)
+        assert text[lang].format(*trick.values()) == expected

@@ -122,6 +122,8 @@ def _spellings() -> dict[str, Card]:
 
 
 CARD_SPELLINGS = _spellings()
+#: ``CARD_TEXTS[card] == str(card)``: each card as text ("10H").
+CARD_TEXTS = {card: str(card) for card in DECK}
 
 
 class CardInPlay(NamedTuple):

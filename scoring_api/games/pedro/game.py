@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import TEAMS
 from .rules import Rules
 from .scoring import Settlement, settle
 
@@ -21,7 +20,7 @@ class GameLedger(NamedTuple):
 def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> GameLedger:
     """Settle ``(bid team, bid, points)`` hands in order from 0-0; a hand after the game
     is won is refused."""
-    scores = {team: 0 for team in TEAMS}
+    scores = {"NS": 0, "EW": 0}
     ledger: list[Settlement] = []
     for index, (team, bid, points) in enumerate(hands):
         if ledger and ledger[-1].game_over:

@@ -46,6 +46,8 @@ def _point_cards(trump: str) -> list[PointCard]:
 
 #: ``POINT_CARDS[trump]``: see :func:`_point_cards` (the 2 of trump is last).
 POINT_CARDS = {trump: _point_cards(trump) for trump in SUITS}
+#: ``POINT_CARDS_BUT_TWO[trump]``: the same without the 2 of trump (scored apart).
+POINT_CARDS_BUT_TWO = {trump: cards[:-1] for trump, cards in POINT_CARDS.items()}
 #: ``TWOS[trump]``: the 2 of trump.
 TWOS = {trump: Card("2", trump) for trump in SUITS}
 #: ``TWO_POINT_CARDS[trump][rule]``: the 2 of trump scored apart, by rule dealt or played.
@@ -65,12 +67,11 @@ def hand_points(
     ``captured`` it is not used: the 2 goes with the trick like the other point cards.
     """
     owner = _owners(captured)
-    two = TWOS[trump]
     separate_two = rules.two_scored_by in ("dealt", "played")
-    if separate_two and two in owner and two_team is None:
+    if separate_two and two_team is None and TWOS[trump] in owner:
         key = "two_dealt_to" if rules.two_scored_by == "dealt" else "two_played_by"
-        raise RuleError("two_owner_missing", (key,), card=str(two), rule=rules.two_scored_by)
-    by_capture = POINT_CARDS[trump][:-1] if separate_two else POINT_CARDS[trump]  # the 2 is last
+        raise RuleError("two_owner_missing", (key,), card=str(TWOS[trump]), rule=rules.two_scored_by)
+    by_capture = POINT_CARDS_BUT_TWO[trump] if separate_two else POINT_CARDS[trump]
     cards: dict[str, list[PointCard]] = {"NS": [], "EW": []}
     points = {"NS": 0, "EW": 0}
     for point_card in by_capture:  # already in the order of the lists
@@ -87,12 +88,10 @@ def hand_points(
 def _owners(captured: dict[str, list[Card]]) -> dict[Card, str]:
     """Which team captured each card; refused: a card captured twice, more cards than six
     tricks hold."""
-    owner: dict[Card, str] = {}
-    total = 0
-    for team in TEAMS:
-        taken = captured.get(team, [])
-        owner.update(dict.fromkeys(taken, team))
-        total += len(taken)
+    ns, ew = captured.get("NS", []), captured.get("EW", [])
+    owner = dict.fromkeys(ns, "NS")
+    owner.update(dict.fromkeys(ew, "EW"))
+    total = len(ns) + len(ew)
     if len(owner) < total:
         _refuse_captured_twice(captured)
     if total > MAX_CAPTURED:
@@ -136,14 +135,15 @@ class Settlement(NamedTuple):
 def bidder_goes_out(scores: dict[str, int], rules: Rules) -> bool:
     """A hand that STARTS with both teams within the margin of the target (>= 93 for
     100) is a bidder-goes-out hand (rules/pedro.md, "End of game")."""
-    return min(scores["NS"], scores["EW"]) >= rules.target - rules.bidder_out_margin
+    threshold = rules.target - rules.bidder_out_margin
+    return scores["NS"] >= threshold and scores["EW"] >= threshold
 
 
 def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> None:
     """A hand can only be played while the game is undecided: nobody at the target, or
     both there waiting for the tie rule's extra hand."""
-    reached = [team for team in TEAMS if scores[team] >= rules.target]
-    if len(reached) == 1 or (len(reached) == 2 and not _tie_continues(scores, rules)):
+    ns_reached, ew_reached = scores["NS"] >= rules.target, scores["EW"] >= rules.target
+    if ns_reached != ew_reached or (ns_reached and not _tie_continues(scores, rules)):  # one there, or both and no extra hand
         raise RuleError("game_already_over", where, target=rules.target, NS=scores["NS"], EW=scores["EW"])
 
 
@@ -162,10 +162,11 @@ def settle(
     deltas = {bid_team: points[bid_team] if made else -bid, other: points[other]}
     after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
-    winner, decided_by = _winner(bid_team, made, going_out, after, rules)
+    both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
+    winner, decided_by = _winner(bid_team, made, going_out, after, both_at_target, rules)
     if winner:
         next_hand = None
-    elif min(after["NS"], after["EW"]) >= rules.target:
+    elif both_at_target:
         next_hand = "extra_hand"
     elif bidder_goes_out(after, rules):
         next_hand = "bidder_goes_out"
@@ -178,7 +179,7 @@ def settle(
 
 
 def _winner(
-    bid_team: str, made: bool, going_out: bool, after: dict[str, int], rules: Rules
+    bid_team: str, made: bool, going_out: bool, after: dict[str, int], both_at_target: bool, rules: Rules
 ) -> tuple[str | None, str | None]:
     """The winner after this hand and the rule that decided (None, None: play on).
 
@@ -187,7 +188,7 @@ def _winner(
     """
     if going_out and made:
         return bid_team, "bidder_goes_out"
-    if min(after["NS"], after["EW"]) >= rules.target:
+    if both_at_target:
         if rules.tie_rule == "bidder_wins":
             return bid_team, "tie_rule"
         if rules.tie_rule == "higher_score" and after["NS"] != after["EW"]:
