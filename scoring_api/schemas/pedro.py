@@ -87,6 +87,14 @@ class TeamNumbersSchema(StrictSchema):
     EW = integer(required=True, validate=validate.Range(-MAX_SCORE, MAX_SCORE))
 
 
+class TeamScoresAfterSchema(StrictSchema):
+    """Scores after a hand: ``scores_before`` (at most ``MAX_SCORE`` either way) moved by
+    one hand's points or set-back (at most ``MAX_POINTS``); scores may go negative."""
+
+    NS = integer(required=True, validate=validate.Range(-MAX_SCORE - MAX_POINTS, MAX_SCORE + MAX_POINTS))
+    EW = integer(required=True, validate=validate.Range(-MAX_SCORE - MAX_POINTS, MAX_SCORE + MAX_POINTS))
+
+
 class TeamPointsSchema(StrictSchema):
     NS = integer(required=True, validate=validate.Range(0, MAX_POINTS))
     EW = integer(required=True, validate=validate.Range(0, MAX_POINTS))
@@ -224,7 +232,7 @@ class HandResultSchema(StrictSchema):
     bid_made = fields.Boolean(required=True)
     deltas = fields.Nested(TeamNumbersSchema, required=True)
     scores_before = fields.Nested(TeamNumbersSchema, required=True)
-    scores_after = fields.Nested(TeamNumbersSchema, required=True)
+    scores_after = fields.Nested(TeamScoresAfterSchema, required=True)
     bidder_goes_out = fields.Boolean(required=True, metadata={"description": "The hand started with both teams within the margin of the target."})
     game_over = fields.Boolean(required=True)
     winner = fields.String(required=True, allow_none=True)
@@ -247,7 +255,7 @@ class GameRequestSchema(StrictSchema):
 
 class GameResponseSchema(StrictSchema):
     hands = fields.List(fields.Nested(HandResultSchema), required=True, metadata={"description": "The running ledger."})
-    scores = fields.Nested(TeamNumbersSchema, required=True)
+    scores = fields.Nested(TeamScoresAfterSchema, required=True)
     winner = fields.String(required=True, allow_none=True)
     next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
     rules = fields.Nested(RulesOutSchema, required=True)

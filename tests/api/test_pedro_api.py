@@ -275,3 +275,21 @@ def test_every_auction_and_trick_text_says_what_the_catalogue_says(api, lang):
             two_rule and t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_rule}", lang)),
         ], lang)
         assert text[lang].format(*trick.values()) == expected
+
+
+@pytest.mark.parametrize("before, bid, points, after", [
+    ({"NS": -100_000, "EW": 0}, 14, {"NS": 0, "EW": 14}, {"NS": -100_014, "EW": 14}),  # set back below the input bound
+    ({"NS": 99_995, "EW": 99_995}, 7, {"NS": 7, "EW": 7}, None),  # both past the target: the tie rule decides
+])
+def test_scores_after_may_pass_the_bound_of_scores_before_and_the_spec_says_so(client, before, bid, points, after):
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    status, body = post(client, "/hand", {"bid": {"team": "NS", "amount": bid}, "scores_before": before, "points": points})
+    assert status == 200, body
+    if after is not None:
+        assert body["scores_after"] == after
+    spec = yaml.safe_load(client.get("/openapi.yaml").data)
+    response = spec["paths"]["/api/v1/pedro/hand"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    validator = Draft202012Validator({**response, "components": spec["components"]})
+    assert not list(validator.iter_errors(body))
