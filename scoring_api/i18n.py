@@ -72,14 +72,23 @@ def slot(index: int) -> _Slot:
     return _Slot(index)
 
 
-def positional(key: str, *names: str) -> dict[str, str]:
+def positional(key: str, *names: str, **renamed: str) -> dict[str, str]:
     """The sentence ``key`` in every language with its placeholders ``names`` turned into
-    ``{0}``, ``{1}``... (format specs kept): read once, at import, then filled for each
-    answer with a positional ``str.format``, which is cheaper than :func:`t` on a hot path.
-    The sentences hold no literal braces (tests compare every filled sentence with
-    :func:`t`); a placeholder missing from ``names`` fails at once."""
+    ``{0}``, ``{1}``... (format specs kept); ``renamed`` fills a placeholder with one of
+    ``names`` (``taken="other_taken"``). Read once, at import, then filled for each answer
+    with a positional ``str.format``, which is cheaper than :func:`t` on a hot path. The
+    sentences hold no literal braces (tests compare every filled sentence with :func:`t`);
+    a placeholder missing from ``names`` fails at once."""
     slots = {name: _Slot(index) for index, name in enumerate(names)}
+    slots.update({placeholder: slots[name] for placeholder, name in renamed.items()})
     return {lang: t(key, lang, **slots) for lang in LANGS}
+
+
+def run_together(parts) -> dict[str, str]:
+    """Templates of :func:`positional` (sharing their placeholders) run together into one
+    per language, as :func:`sentences` runs sentences together; ``None`` parts are left out."""
+    present = [part for part in parts if part]
+    return {lang: sentences([part[lang] for part in present], lang) for lang in LANGS}
 
 
 @lru_cache(maxsize=1)
@@ -96,6 +105,10 @@ def translate_validation(message: str, lang: str) -> str:
         if match:
             return match.expand(template)
     return message
+
+
+#: :func:`join_list`'s separator by language (``、`` or ``, ``), for answers built from templates.
+LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
 
 
 def join_list(items, lang: str) -> str:

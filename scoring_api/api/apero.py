@@ -5,7 +5,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from ..games import apero
-from ..i18n import LANGS, positional
+from ..i18n import LANGS, LIST_SEPARATORS, positional
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
 from .operations import operation
 
@@ -20,8 +20,6 @@ COLOR_SENTENCES = positional("apero.color_single", "color_name", "cards", "expre
 TOTAL_SENTENCES = positional("apero.total", "name", "parts", "total")
 WINNER_SENTENCES = positional("apero.winners_one", "names", "total")
 TIE_SENTENCES = positional("apero.winners_tied", "names", "total")
-#: ``text.list_separator`` by language: the winners' names (text) joined as ``join_list`` does.
-LIST_SEPARATORS = positional("text.list_separator")
 
 #: A loaded card as the rules take it: ``(colour id, value)``.
 _CARD = itemgetter("color", "value")

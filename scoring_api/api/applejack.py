@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS
-from ..i18n import LANGS, positional, slot, t
+from ..i18n import LANGS, LIST_SEPARATORS, positional, slot, t
 from ..schemas import applejack as schemas
 from .operations import operation
 
@@ -48,7 +48,6 @@ STARTING_SOLO = positional("applejack.starting_solo", "honey")
 STARTING = positional("applejack.starting", "players", "seats")
 SEAT = positional("applejack.seat", "seat", "honey")
 #: Words of lists: the separator (as :func:`~scoring_api.i18n.join_list`) and "none".
-SEPARATOR = positional("text.list_separator")
 NONE = positional("applejack.none")
 #: Edge names by language: ``EDGE_NAMES["en"]["ne"] == "upper right (ne)"``.
 EDGE_NAMES = {lang: {edge: t(f"applejack.edges.{edge}", lang) for edge in DIRECTIONS} for lang in LANGS}
@@ -59,7 +58,7 @@ def _join(items: list | tuple, lang: str) -> str:
     there are none (one needs no separator)."""
     if len(items) == 1:
         return str(items[0])
-    return SEPARATOR[lang].join(map(str, items)) if items else NONE[lang]
+    return LIST_SEPARATORS[lang].join(map(str, items)) if items else NONE[lang]
 
 
 def _edge(edge: str, lang: str) -> str:

@@ -5,7 +5,7 @@
 Rule refusals (:class:`RuleError`) become 400s in the operation registry.
 
 The sentences are read from the catalogue once per language at import, with positional
-placeholders (:func:`_positional`), those that go together run together into one template
+placeholders (:func:`~scoring_api.i18n.positional`), those that go together run together into one template
 per case; a request fills its case with ``str.format``.
 """
 
@@ -15,7 +15,7 @@ from itertools import chain
 
 from ..games import fairy_black_box as fbb
 from ..games.fairy_black_box import Player, Treasure
-from ..i18n import LANGS, sentences, t
+from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, sentences, t
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
     FairyBlackBoxEndCheckResponseSchema,
@@ -31,30 +31,11 @@ from .operations import operation
 TAG = "fairy_black_box"
 
 
-def _positional(key: str, facts: tuple[str, ...], **renamed: str) -> dict[str, str]:
-    """The sentence ``key`` in every language, each placeholder turned into ``{i}``, ``i``
-    being the place in ``facts`` of the fact that fills it: its own name, or the one
-    ``renamed`` gives (``names="tied"``). Read from the catalogue once, then filled with a
-    positional ``str.format`` (the sentences hold no literal braces)."""
-    places = {name: f"{{{index}}}" for index, name in enumerate(facts)}
-    places.update({placeholder: places[fact] for placeholder, fact in renamed.items()})
-    return {lang: t(f"fairy_black_box.{key}", lang, **places) for lang in LANGS}
-
-
-#: ``、`` or ``, `` by language (:func:`scoring_api.i18n.join_list`'s separator).
-LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
-
-
-def _run_together(parts: list[dict[str, str]]) -> dict[str, str]:
-    """Sentences of :func:`_positional` run together, by language."""
-    return {lang: sentences([part[lang] for part in parts], lang) for lang in LANGS}
-
-
 # -- Final score ----------------------------------------------------------------------
 
 #: A player's line: ``{0}`` the name (eliminated players and empty hands).
-ELIMINATED_TEXTS = _positional("player_eliminated", ("name",))
-NO_TREASURE_TEXTS = _positional("player_no_treasures", ("name",))
+ELIMINATED_TEXTS = positional("fairy_black_box.player_eliminated", "name")
+NO_TREASURE_TEXTS = positional("fairy_black_box.player_no_treasures", "name")
 
 
 def _score_lines(lang: str) -> list[str]:
@@ -105,24 +86,24 @@ def _players(game: fbb.GameScore, lang: str) -> list[dict]:
 VERDICT_FACTS = ("out", "name", "score", "tied", "mood", "winners")
 #: How the winner was found: the sentences after the one naming the eliminated players.
 VERDICT_STEPS = {
-    "sole_survivor": [_positional("winner_sole_survivor", VERDICT_FACTS)],
-    "score": [_positional("winner_score", VERDICT_FACTS)],
+    "sole_survivor": [positional("fairy_black_box.winner_sole_survivor", *VERDICT_FACTS)],
+    "score": [positional("fairy_black_box.winner_score", *VERDICT_FACTS)],
     **{
         decided_by: [
-            _positional("tied", VERDICT_FACTS, names="tied"),
-            _positional(f"winner_{decided_by}", VERDICT_FACTS, names="winners"),
+            positional("fairy_black_box.tied", *VERDICT_FACTS, names="tied"),
+            positional(f"fairy_black_box.winner_{decided_by}", *VERDICT_FACTS, names="winners"),
         ]
         for decided_by in ("kirakira", "mood", "shared")
     },
 }
-ELIMINATED_PLAYERS = _positional("eliminated_players", VERDICT_FACTS, names="out")
+ELIMINATED_PLAYERS = positional("fairy_black_box.eliminated_players", *VERDICT_FACTS, names="out")
 #: ``VERDICT_TEXTS[anyone eliminated, step][lang]``: the steps of :func:`_verdict` run together.
 VERDICT_TEXTS = {
-    (anyone_out, step): _run_together([ELIMINATED_PLAYERS, *said] if anyone_out else said)
+    (anyone_out, step): run_together([ELIMINATED_PLAYERS, *said] if anyone_out else said)
     for anyone_out in (False, True)
     for step, said in VERDICT_STEPS.items()
 }
-NO_WINNER_TEXTS = _positional("no_winner", ())
+NO_WINNER_TEXTS = positional("fairy_black_box.no_winner")
 
 
 def _verdict(game: fbb.GameScore, lang: str) -> str:
@@ -173,8 +154,8 @@ def score(request: dict, lang: str) -> dict:
 SETUP_FACTS = ("players", "mood", "stars", "treasures", "aside")
 #: ``SETUP_TEXTS[two players][lang]``: the setup, then how the star deck ends the game.
 SETUP_TEXTS = {
-    two: _run_together([
-        _positional("setup", SETUP_FACTS), _positional("setup_end_two" if two else "setup_end_more", SETUP_FACTS),
+    two: run_together([
+        positional("fairy_black_box.setup", *SETUP_FACTS), positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
     ])
     for two in (False, True)
 }
@@ -216,7 +197,7 @@ def setup(request: dict, lang: str) -> dict:
 #: The end check's sentences by key: ``{0}`` the player count (star deck) or the players
 #: left (players left); the others take nothing.
 END_TEXTS = {
-    key: _positional(key, ("count",), players="count", left="count")
+    key: positional(f"fairy_black_box.{key}", "count", players="count", left="count")
     for key in (
         "star_end_two", "star_end_more", "star_refresh", "star_not_yet_two", "star_not_yet_more",
         "treasure_left", "treasure_end", "treasure_refresh",
@@ -297,7 +278,7 @@ def end_check(request: dict, lang: str) -> dict:
 
 #: ``NEXT_TEXTS[rock-paper-scissors][lang]``: ``{0}`` the name(s), ``{1}`` their treasure count.
 NEXT_TEXTS = {
-    tied: _positional("next_tied" if tied else "next_one", ("names", "count"), name="names")
+    tied: positional("fairy_black_box.next_tied" if tied else "fairy_black_box.next_one", "names", "count", name="names")
     for tied in (False, True)
 }
 

@@ -1,7 +1,7 @@
 """Pedro over HTTP: ``/api/v1/pedro/auction``, ``/trick``, ``/hand`` and ``/game``.
 
 Explanations: every sentence is read from the catalogue once per language at import, with
-positional placeholders (:func:`_positional`), and the sentences that go together are run
+positional placeholders (:func:`~scoring_api.i18n.positional`), and the sentences that go together are run
 together into one template per case (:data:`HAND_TEXTS` and the like); a request picks its
 case and fills it with one ``str.format``.
 """
@@ -23,28 +23,12 @@ from ..games.pedro.scoring import (
     settle,
 )
 from ..games.pedro.tricks import play_trick
-from ..i18n import LANGS, sentences, t
+from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, t
 from ..schemas import pedro as schemas
 from .operations import operation
 
 SUIT_SIGNS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 #: ``、`` or ``, `` by language (:func:`scoring_api.i18n.join_list`'s separator).
-LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
-
-
-def _positional(key: str, facts: tuple[str, ...], **renamed: str) -> dict[str, str]:
-    """The sentence ``key`` in every language, each placeholder turned into ``{i}``, ``i``
-    being the place in ``facts`` of the fact that fills it: its own name, or the one
-    ``renamed`` gives (``taken="other_taken"``). Read from the catalogue once, then filled
-    with a positional ``str.format`` (the sentences hold no literal braces)."""
-    places = {name: f"{{{index}}}" for index, name in enumerate(facts)}
-    places.update({placeholder: places[fact] for placeholder, fact in renamed.items()})
-    return {lang: t(key, lang, **places) for lang in LANGS}
-
-
-def _run_together(parts: list[dict[str, str]]) -> dict[str, str]:
-    """Sentences of :func:`_positional` run together, by language (an empty part is left out)."""
-    return {lang: sentences([part[lang] for part in parts if part], lang) for lang in LANGS}
 
 
 def _rules(request: dict) -> Rules:
@@ -57,9 +41,9 @@ def _rules(request: dict) -> Rules:
 AUCTION_FACTS = ("dealer", "calls", "seat", "team", "amount")
 #: ``AUCTION_TEXTS[forced][lang]``: the calls, then the high bid or the dealer's forced bid.
 AUCTION_TEXTS = {
-    forced: _run_together([
-        _positional("pedro.auction_calls", AUCTION_FACTS),
-        _positional("pedro.auction_forced" if forced else "pedro.auction_high", AUCTION_FACTS),
+    forced: run_together([
+        positional("pedro.auction_calls", *AUCTION_FACTS),
+        positional("pedro.auction_forced" if forced else "pedro.auction_high", *AUCTION_FACTS),
     ])
     for forced in (False, True)
 }
@@ -116,10 +100,10 @@ TWO_NOTES = {
 #: ``TRICK_TEXTS[trumped, holds point cards, rule of the 2's note or None][lang]``: the
 #: cards played, the winner, the point cards, the note on the 2 of trump.
 TRICK_TEXTS = {
-    (trumped, scored, two_rule): _run_together([
-        _positional("pedro.trick_plays", TRICK_FACTS),
-        _positional("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", TRICK_FACTS),
-        _positional("pedro.trick_points" if scored else "pedro.trick_no_points", TRICK_FACTS),
+    (trumped, scored, two_rule): run_together([
+        positional("pedro.trick_plays", *TRICK_FACTS),
+        positional("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", *TRICK_FACTS),
+        positional("pedro.trick_points" if scored else "pedro.trick_no_points", *TRICK_FACTS),
         TWO_NOTES.get(two_rule),
     ])
     for trumped in (False, True)
@@ -243,12 +227,12 @@ HAND_FACTS = (
 def _hand_texts(made: bool, going_out: bool, outcome: str) -> dict[str, str]:
     """A settled hand's explanation by language: the bid made or set, what the other team
     adds, the scores, the bidder-goes-out note when the hand was one, the outcome."""
-    return _run_together([
-        _positional("pedro.settle_made" if made else "pedro.settle_set", HAND_FACTS),
-        _positional("pedro.settle_other", HAND_FACTS, taken="other_taken"),
-        _positional("pedro.settle_scores", HAND_FACTS),
-        _positional("pedro.going_out_hand", HAND_FACTS) if going_out else None,
-        _positional(f"pedro.{outcome}", HAND_FACTS),
+    return run_together([
+        positional("pedro.settle_made" if made else "pedro.settle_set", *HAND_FACTS),
+        positional("pedro.settle_other", *HAND_FACTS, taken="other_taken"),
+        positional("pedro.settle_scores", *HAND_FACTS),
+        positional("pedro.going_out_hand", *HAND_FACTS) if going_out else None,
+        positional(f"pedro.{outcome}", *HAND_FACTS),
     ])
 
 
@@ -268,8 +252,8 @@ GAME_FACTS = ("hands", "ns", "ew", "target", "winner", "margin")
 #: ``GAME_TEXTS[lang][outcome of the last hand]``: the scores so far, then the outcome.
 GAME_TEXTS = {
     lang: {
-        outcome: _run_together([
-            _positional("pedro.game_summary", GAME_FACTS), _positional(f"pedro.{outcome}", GAME_FACTS),
+        outcome: run_together([
+            positional("pedro.game_summary", *GAME_FACTS), positional(f"pedro.{outcome}", *GAME_FACTS),
         ])[lang]
         for outcome in OUTCOMES
     }

@@ -320,7 +320,7 @@ def api():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_positional_sentences_say_what_the_catalogue_says(api, lang):
-    cases = [  # the values in the order of the placeholders given to _positional
+    cases = [  # the values in the order of the placeholders given to positional()
         (api.HARVEST, "applejack.harvest", {"variety": "赤", "die": 2, "count": 2, "parts": "1 + 3", "honey": 4}),
         (api.HARVEST_EMPTY, "applejack.harvest_empty", {"variety": "red", "die": 1}),
         (api.HARVEST_TOTAL, "applejack.harvest_total", {"parts": "4 + 0", "honey": 4}),
