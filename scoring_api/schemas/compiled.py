@@ -44,34 +44,27 @@ class Fallback(Exception):
 
 def loader(schema: Schema) -> Convert:
     """``schema.load`` as a function, compiled where possible (see the module docstring)."""
-    fast = _schema_loader(schema, schema.unknown)
-
-    def load(data):
-        try:
-            result = fast(data)
-        except Fallback:
-            return schema.load(data)
-        if VERIFY:
-            _same(result, schema.load(data), schema)
-        return result
-
-    return load
+    return _or_marshmallow(_schema_loader(schema, schema.unknown), schema.load, schema)
 
 
 def dumper(schema: Schema) -> Convert:
     """``schema.dump`` as a function, compiled where possible."""
-    fast = _schema_dumper(schema)
+    return _or_marshmallow(_schema_dumper(schema), schema.dump, schema)
 
-    def dump(obj):
+
+def _or_marshmallow(fast: Convert, marshmallow: Convert, schema: Schema) -> Convert:
+    """``fast``, or ``marshmallow`` where ``fast`` falls back; under :data:`VERIFY` both."""
+
+    def run(value):
         try:
-            result = fast(obj)
+            result = fast(value)
         except Fallback:
-            return schema.dump(obj)
+            return marshmallow(value)
         if VERIFY:
-            _same(result, schema.dump(obj), schema)
+            _same(result, marshmallow(value), schema)
         return result
 
-    return dump
+    return run
 
 
 def _same(compiled_result, marshmallow_result, schema: Schema) -> None:

@@ -261,3 +261,10 @@ def test_dumps_fall_back_where_marshmallow_converts(obj):
     with pytest.raises(compiled.Fallback):
         compiled._schema_dumper(OutSchema())(obj)
     assert compiled.dumper(OutSchema())(obj) == OutSchema().dump(obj)
+
+
+def test_verify_mode_catches_a_compiled_result_that_differs(monkeypatch):
+    monkeypatch.setattr(compiled, "_schema_loader", lambda schema, unknown: (lambda data: {"kind": "dot"}))
+    monkeypatch.setattr(compiled, "VERIFY", True)
+    with pytest.raises(AssertionError, match="compiled .* != marshmallow"):
+        compiled.loader(SHAPE)({"type": "dot", "points": [{"x": 1}]})
