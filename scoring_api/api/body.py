@@ -133,7 +133,10 @@ def parse_document(raw: bytes):
 
 
 #: Content types that werkzeug's ``is_json`` accepts, as clients send them: known at once.
-_JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8", "application/json;charset=utf-8", "application/json; charset=UTF-8"})
+_JSON_TYPES = frozenset({
+    "application/json", "application/json; charset=utf-8", "application/json;charset=utf-8",
+    "application/json; charset=UTF-8",
+})
 
 
 def _content_length(environ: dict) -> int | None:

@@ -155,7 +155,8 @@ SETUP_FACTS = ("players", "mood", "stars", "treasures", "aside")
 #: ``SETUP_TEXTS[two players][lang]``: the setup, then how the star deck ends the game.
 SETUP_TEXTS = {
     two: run_together([
-        positional("fairy_black_box.setup", *SETUP_FACTS), positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
+        positional("fairy_black_box.setup", *SETUP_FACTS),
+        positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
     ])
     for two in (False, True)
 }
@@ -278,7 +279,9 @@ def end_check(request: dict, lang: str) -> dict:
 
 #: ``NEXT_TEXTS[rock-paper-scissors][lang]``: ``{0}`` the name(s), ``{1}`` their treasure count.
 NEXT_TEXTS = {
-    tied: positional("fairy_black_box.next_tied" if tied else "fairy_black_box.next_one", "names", "count", name="names")
+    tied: positional(
+        "fairy_black_box.next_tied" if tied else "fairy_black_box.next_one", "names", "count", name="names"
+    )
     for tied in (False, True)
 }
 

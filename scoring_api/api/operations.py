@@ -121,7 +121,8 @@ def _discover() -> None:
     then put them in one order whatever imported a module first: modules by name, each
     module's operations as written (the OpenAPI document and the tool list follow it)."""
     package = importlib.import_module(__package__)
-    names = [f"{__package__}.{module.name}" for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)]
+    modules = sorted(pkgutil.iter_modules(package.__path__), key=lambda module: module.name)
+    names = [f"{__package__}.{module.name}" for module in modules]
     for name in names:
         importlib.import_module(name)
     place = {name: index for index, name in enumerate(names)}

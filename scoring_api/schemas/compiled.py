@@ -69,7 +69,8 @@ def _or_marshmallow(fast: Convert, marshmallow: Convert, schema: Schema) -> Conv
 
 def _same(compiled_result, marshmallow_result, schema: Schema) -> None:
     if compiled_result != marshmallow_result:
-        raise AssertionError(f"{type(schema).__name__}: compiled {compiled_result!r} != marshmallow {marshmallow_result!r}")
+        name = type(schema).__name__
+        raise AssertionError(f"{name}: compiled {compiled_result!r} != marshmallow {marshmallow_result!r}")
 
 
 # --- loading ------------------------------------------------------------------------
