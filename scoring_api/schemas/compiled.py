@@ -3,26 +3,31 @@
 Marshmallow takes every value through several layers of calls (error stores, getters,
 ``And`` validators): about 5 µs per nested object, which made loading and dumping cost
 more than the game rules (an Apero request: 115 µs to load, 46 µs to dump). The schemas
-stay the single source of shapes; this module reads them once and builds straight-line
-closures that make the same checks for the field types the schemas use.
+stay the single source of shapes; this module reads them once and writes one plain Python
+function per schema (see :mod:`.codegen`): each field is read once, its type and validators
+are tested inline (``type(v) is int and 1 <= v <= 19``), nested objects and list items are
+calls and comprehensions of the nested schema's function, and the result is a dict literal.
 
 Exact by construction: a compiled loader either returns what ``schema.load`` returns, or
 gives up (:class:`Fallback`) and marshmallow runs from the start. It gives up on anything
-it cannot vouch for: a wrong type, a failed validator, a missing required field, an
-unknown key. So every error (its message and its JSON path) still comes from
-marshmallow, and a field type or hook it does not know is handed to marshmallow itself.
-The same holds for dumping. ``tests/schemas/test_compiled.py`` checks both against
-marshmallow on generated valid and invalid documents for every operation.
+it cannot vouch for: a wrong type, a value marshmallow would convert (``2.0`` for an
+integer), a failed validator, a missing required field, an unknown key. So every error (its
+message and its JSON path) still comes from marshmallow, and a field type or hook it does
+not know is handed to marshmallow itself. The same holds for dumping.
+``tests/schemas/test_compiled.py`` checks both against marshmallow on generated valid and
+invalid documents for every operation; the test suite also compares every load and dump of
+every request with marshmallow's (:data:`VERIFY`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
+from . import codegen
+from .codegen import Fallback, Source
 from .common import JsonBoolean, JsonInteger
 
 Convert = Callable[[Any], Any]
@@ -32,14 +37,11 @@ _INTEGERS = (fields.Integer, JsonInteger)
 _BOOLEANS = (fields.Boolean, JsonBoolean)
 _RAW = (fields.Raw, fields.Field)
 
+__all__ = ["Fallback", "VERIFY", "dumper", "loader"]
 
 #: When true, every compiled result is also computed by marshmallow and compared (the test
 #: suite turns it on, so each request of every test checks the compiled road).
 VERIFY = False
-
-
-class Fallback(Exception):
-    """The compiled path cannot vouch for this document: marshmallow decides."""
 
 
 def loader(schema: Schema) -> Convert:
@@ -73,85 +75,39 @@ def _same(compiled_result, marshmallow_result, schema: Schema) -> None:
         raise AssertionError(f"{name}: compiled {compiled_result!r} != marshmallow {marshmallow_result!r}")
 
 
+def _scalar_kind(field: fields.Field) -> type | None:
+    """The one JSON type a string, integer or boolean field takes as itself, without
+    converting (``bool`` is not ``int`` here; ``2.0`` for an integer goes to marshmallow)."""
+    kind = type(field)
+    if kind in _STRINGS:
+        return str
+    if kind in _INTEGERS:
+        return int
+    if kind in _BOOLEANS:
+        return bool
+    return None
+
+
+def _plain(field: fields.Field) -> bool:
+    """No field-level hooks: the field's type alone says what loading does."""
+    return not (field.pre_load or field.post_load)
+
+
+def _data_key(field: fields.Field, attr: str) -> str:
+    return field.data_key if field.data_key is not None else attr
+
+
+def _nested_one(field: fields.Field) -> bool:
+    return type(field) is fields.Nested and not (field.many or field.schema.many)
+
+
 # --- loading ------------------------------------------------------------------------
 
 
 def _schema_loader(schema: Schema, unknown: str) -> Convert:
     """One object of ``schema``: the fields of ``Schema._deserialize``, then post_load."""
-    hooks = schema._hooks
-    if (
-        hooks[PRE_LOAD] or hooks[VALIDATES] or hooks[VALIDATES_SCHEMA] or schema.many or schema.partial
-        or unknown not in (RAISE, EXCLUDE) or schema.dict_class is not dict
-    ):
-        return _marshmallow_load(schema, unknown)
-    entries = []
-    for name, field in schema.load_fields.items():
-        key = field.data_key if field.data_key is not None else name
-        target = field.attribute or name
-        if "." in target:
-            return _marshmallow_load(schema, unknown)
-        entries.append((key, target, field, _value_loader(field, direct=False), *_inline_check(field)))
-    known = frozenset(entry[0] for entry in entries)
-    refuse_unknown = unknown == RAISE
-    post_load = _post_loader(schema, unknown)
-
-    def load(data):
-        if type(data) is not dict or (refuse_unknown and not known.issuperset(data)):
-            raise Fallback
-        result = {}
-        for key, target, field, convert, kind, check in entries:
-            value = data.get(key, missing)
-            if type(value) is kind and (check is None or check(value)):  # the common case, inline
-                result[target] = value
-                continue
-            if convert is None:  # a field this module does not know: marshmallow's own
-                value = _deserialize(field, value, key, data)
-            elif value is missing:
-                if field.required:
-                    raise Fallback
-                value = field.load_default() if callable(field.load_default) else field.load_default
-            else:
-                value = convert(value)
-            if value is not missing:
-                result[target] = value
-        if post_load:
-            try:
-                return post_load(result, data)
-            except ValidationError:
-                raise Fallback from None
-        return result
-
-    return load
-
-
-def _inline_check(field: fields.Field) -> tuple[type | None, Callable[[Any], bool] | None]:
-    """``(kind, check)`` for a string, integer or boolean field with at most one validator:
-    a value of that exact type passing ``check`` loads as itself, without a call.
-    ``(None, None)`` otherwise (no value's type is ``None``)."""
-    kind = _scalar_kind(field) if not (field.pre_load or field.post_load) else None
-    if kind is None or len(field.validators) > 1:
-        return None, None
-    return kind, _check(field.validators[0], scalar=True) if field.validators else None
-
-
-def _post_loader(schema: Schema, unknown: str) -> Callable[[dict, Any], Any] | None:
-    """``Schema._invoke_load_processors(POST_LOAD, ...)`` for one object, with the bound
-    hooks looked up once: collection hooks first, then the others, as marshmallow runs them."""
-    hooks = schema._hooks[POST_LOAD]
-    ordered = [h for h in hooks if h[1]] + [h for h in hooks if not h[1]]
-    processors = [(getattr(schema, name), options.get("pass_original", False)) for name, _, options in ordered]
-    if not processors:
-        return None
-
-    def post_load(result, data):
-        for processor, pass_original in processors:
-            if pass_original:
-                result = processor(result, data, many=False, partial=None, unknown=unknown)
-            else:
-                result = processor(result, many=False, partial=None, unknown=unknown)
-        return result
-
-    return post_load
+    source = Source()
+    return source.build(_load_function(source, schema, unknown))
 
 
 def _marshmallow_load(schema: Schema, unknown: str) -> Convert:
@@ -171,93 +127,134 @@ def _deserialize(field: fields.Field, value, key=None, data=None):
         raise Fallback from None
 
 
-def _value_loader(field: fields.Field, direct: bool = True) -> Convert | None:
-    """``field.deserialize`` of a present value (``None`` included), or ``None`` when the
-    field is not one this module knows; with ``direct`` it then calls marshmallow's."""
-    known = not (field.pre_load or field.post_load)
-    kind = _scalar_kind(field) if known else None
-    convert = None if kind or not known else _typed_loader(field)
-    if kind is None and convert is None:
-        return (lambda value: _deserialize(field, value)) if direct else None
-    checks = [_check(v, scalar=kind is not None) for v in field.validators]
-    allow_none = field.allow_none
-    if kind is not None and len(checks) <= 1:  # the common case, in one closure
-        check = checks[0] if checks else None
+def _load_function(source: Source, schema: Schema, unknown: str) -> str:
+    """The name of the function that loads one object of ``schema`` (written once per
+    schema instance and ``unknown``)."""
+    key = ("load", id(schema), unknown)
+    name, new = source.function(key, schema)
+    if not new:
+        return name
+    hooks = schema._hooks
+    if (
+        source.crowded() or hooks[PRE_LOAD] or hooks[VALIDATES] or hooks[VALIDATES_SCHEMA]
+        or schema.many or schema.partial or unknown not in (RAISE, EXCLUDE) or schema.dict_class is not dict
+        or any("." in (field.attribute or attr) for attr, field in schema.load_fields.items())
+    ):
+        source.alias(name, _marshmallow_load(schema, unknown))
+        return name
+    lines = [f"def {name}(data):"]
+    test = "type(data) is not dict"
+    if unknown == RAISE:
+        known = frozenset(_data_key(field, attr) for attr, field in schema.load_fields.items())
+        test += f" or not {source.ref(known, 'known')}.issuperset(data)"
+    lines += [f"    if {test}:", "        raise Fallback", "    get = data.get"]
+    literal, later = [], []  # fields always in the result (in order), then conditional ones
+    for index, (attr, field) in enumerate(schema.load_fields.items()):
+        key = _data_key(field, attr)
+        target = repr(field.attribute or attr)
+        value = f"v{index}"
+        lines.append(f"    {value} = get({key!r}, missing)")
+        statements = _load_entry(source, field, key, value, target)
+        if isinstance(statements, str) and not later:
+            literal.append(f"{target}: {statements}")
+        else:
+            if isinstance(statements, str):
+                statements = [f"result[{target}] = {statements}"]
+            later += statements
+    lines.append(f"    result = {{{', '.join(literal)}}}")
+    lines += [f"    {line}" for line in later]
+    lines += _post_load_lines(source, schema, unknown)
+    source.add(lines)
+    return name
 
-        def load_scalar(value):
-            if type(value) is kind and (check is None or check(value)):
-                return value
-            if value is None and allow_none:
-                return None
-            raise Fallback
 
-        return load_scalar
+def _load_entry(source: Source, field: fields.Field, key: str, value: str, target: str) -> str | list[str]:
+    """How one field reaches the result: an expression (always set) or statements."""
+    expression = _load_expression(source, field, value)
+    if expression is None:  # a field this module does not know: marshmallow's own
+        call = f"{source.ref(_deserialize, 'deserialize')}({source.ref(field, 'field')}, {value}, {key!r}, data)"
+        return [f"{value} = {call}", f"if {value} is not missing:", f"    result[{target}] = {value}"]
+    if field.required:
+        if _scalar_kind(field) or _nested_one(field):  # ``missing`` fails their test anyway
+            return expression
+        return f"({expression}) if {value} is not missing else _fail()"
+    default = field.load_default
+    if default is missing:
+        return [f"if {value} is not missing:", f"    result[{target}] = {expression}"]
+    made = f"{source.ref(default, 'default')}()" if callable(default) else source.ref(default, "default")
+    return f"{made} if {value} is missing else ({expression})"
+
+
+def _load_expression(source: Source, field: fields.Field, value: str) -> str | None:
+    """An expression of the name ``value`` (a present value, ``None`` included): the
+    field's loaded value, or a ``Fallback`` raised. ``None`` for a field this module
+    does not know."""
+    if not _plain(field) or source.crowded():
+        return None
+    kind = _scalar_kind(field)
     if kind is not None:
-        convert = _exactly(kind)
-
-    def load(value):
-        if value is None:
-            if allow_none:
-                return None
-            raise Fallback
-        value = convert(value)
-        for check in checks:
-            if not check(value):
-                raise Fallback
-        return value
-
-    return load
-
-
-def _scalar_kind(field: fields.Field) -> type | None:
-    """The one JSON type a string, integer or boolean field accepts without converting
-    (``bool`` is not ``int`` here; ``2.0`` for an integer goes to marshmallow)."""
-    kind = type(field)
-    if kind in _STRINGS:
-        return str
-    if kind in _INTEGERS:
-        return int
-    if kind in _BOOLEANS:
-        return bool
-    return None
+        test = " and ".join([f"type({value}) is {kind.__name__}"] + [
+            _test(source, validator, value, scalar=True) for validator in field.validators
+        ])
+        other = f"_none({value})" if field.allow_none else "_fail()"
+        return f"({value} if {test} else {other})"
+    if _nested_one(field) and not field.validators and not field.allow_none:
+        return f"{_load_function(source, field.schema, field.unknown or field.schema.unknown)}({value})"
+    body = _load_body(source, field)
+    if body is None:
+        return None
+    helper, _ = source.function(("load value", id(field)), field)
+    lines = [f"def {helper}(x):", "    if x is None:"]
+    lines.append("        return None" if field.allow_none else "        raise Fallback")
+    lines += [f"    {line}" for line in body]
+    checks = [_test(source, validator, "x", scalar=False) for validator in field.validators]
+    if checks:
+        lines += [f"    if not ({' and '.join(checks)}):", "        raise Fallback"]
+    lines.append("    return x")
+    source.add(lines)
+    return f"{helper}({value})"
 
 
-def _typed_loader(field: fields.Field) -> Convert | None:
-    """``field._deserialize`` for the field types of this project's schemas."""
+def _load_body(source: Source, field: fields.Field) -> list[str] | None:
+    """Statements turning ``x`` (present, not ``None``) into the loaded value, for the field
+    types of this project's schemas; ``None`` for others."""
     kind = type(field)
     if kind in _RAW:
-        return lambda value: value
+        return []
     if kind is fields.List:
-        item, as_list = _value_loader(field.inner), _exactly(list)
-        return lambda value: [item(each) for each in as_list(value)]
+        item = _load_expression(source, field.inner, "y")
+        if item is None:
+            item = f"{source.ref(_deserialize, 'deserialize')}({source.ref(field.inner, 'field')}, y)"
+        return ["if type(x) is not list:", "    raise Fallback", f"x = [{item} for y in x]"]
     if kind is fields.Dict:
-        return _dict_loader(field)
-    if kind is fields.Nested and not (field.many or field.schema.many):
-        return _schema_loader(field.schema, field.unknown or field.schema.unknown)
+        key = _load_expression(source, field.key_field, "k") if field.key_field else "k"
+        item = _load_expression(source, field.value_field, "y") if field.value_field else "y"
+        if key is None or item is None:
+            return None
+        return ["if type(x) is not dict:", "    raise Fallback", f"x = {{{key}: {item} for k, y in x.items()}}"]
+    if _nested_one(field):
+        return [f"x = {_load_function(source, field.schema, field.unknown or field.schema.unknown)}(x)"]
     return None
 
 
-def _dict_loader(field: fields.Dict) -> Convert:
-    as_dict = _exactly(dict)
-    if field.key_field is None and field.value_field is None:
-        return lambda value: dict(as_dict(value))
-    key = _value_loader(field.key_field) if field.key_field else (lambda k: k)
-    item = _value_loader(field.value_field) if field.value_field else (lambda v: v)
-    return lambda value: {key(k): item(v) for k, v in as_dict(value).items()}
+def _post_load_lines(source: Source, schema: Schema, unknown: str) -> list[str]:
+    """``Schema._invoke_load_processors(POST_LOAD, ...)`` for one object, with the bound
+    hooks looked up once: collection hooks first, then the others, as marshmallow runs them."""
+    hooks = schema._hooks[POST_LOAD]
+    ordered = [h for h in hooks if h[1]] + [h for h in hooks if not h[1]]
+    if not ordered:
+        return ["    return result"]
+    lines = ["    try:"]
+    for hook_name, _, options in ordered:
+        hook = source.ref(getattr(schema, hook_name), "post_load")
+        original = "data, " if options.get("pass_original", False) else ""
+        lines.append(f"        result = {hook}(result, {original}many=False, partial=None, unknown={unknown!r})")
+    return lines + ["    except ValidationError:", "        raise Fallback from None", "    return result"]
 
 
-def _exactly(kind: type) -> Convert:
-    def check(value):
-        if type(value) is kind:
-            return value
-        raise Fallback
-
-    return check
-
-
-def _check(validator, scalar: bool = False) -> Callable[[Any], bool]:
-    """A validator as a predicate: the common ones inlined, any other one called.
-    ``scalar``: the value is a str, int or bool (hashable, so membership cannot fail)."""
+def _test(source: Source, validator, value: str, scalar: bool) -> str:
+    """A validator as a test of the name ``value``: the common ones inline, any other one
+    called. ``scalar``: the value is a str, int or bool (hashable, comparable)."""
     kind = type(validator)
     if kind is validate.OneOf:
         try:
@@ -265,45 +262,34 @@ def _check(validator, scalar: bool = False) -> Callable[[Any], bool]:
         except TypeError:
             choices = None
         if choices is not None:
-            return choices.__contains__ if scalar else (lambda value: _member(value, choices))
-    if kind is validate.Range:
-        return _range_check(validator)
+            if scalar:
+                return f"{value} in {_constant(source, choices)}"
+            return f"_member({value}, {source.ref(choices, 'choices')})"
+    if kind is validate.Range and scalar:
+        below = "<=" if validator.min_inclusive else "<"
+        above = "<=" if validator.max_inclusive else "<"
+        low = "" if validator.min is None else f"{_constant(source, validator.min)} {below} "
+        high = "" if validator.max is None else f" {above} {_constant(source, validator.max)}"
+        return f"{low}{value}{high}" if low or high else "True"
     if kind is validate.Length:
         if validator.equal is not None:
-            return lambda value: len(value) == validator.equal
-        low = -1 if validator.min is None else validator.min
-        high = validator.max
-        return lambda value: low <= len(value) and (high is None or len(value) <= high)
-    if kind is validate.Regexp and isinstance(validator.regex, re.Pattern):
-        match = validator.regex.match
-        return lambda value: match(value) is not None
-
-    def called(value):
-        try:
-            validator(value)
-        except ValidationError:
-            return False
-        return True
-
-    return called
+            return f"len({value}) == {_constant(source, validator.equal)}"
+        low = "" if validator.min is None else f"{_constant(source, validator.min)} <= "
+        high = "" if validator.max is None else f" <= {_constant(source, validator.max)}"
+        return f"{low}len({value}){high}" if low or high else "True"
+    if kind is validate.Regexp and scalar and hasattr(validator.regex, "match"):
+        return f"{source.ref(validator.regex.match, 'match')}({value}) is not None"
+    return f"_passes({source.ref(validator, 'validator')}, {value})"
 
 
-def _member(value, choices: frozenset) -> bool:
-    try:
-        return value in choices
-    except TypeError:  # unhashable: OneOf refuses it too
-        return False
-
-
-def _range_check(rule: validate.Range) -> Callable[[Any], bool]:
-    low, high = rule.min, rule.max
-
-    def check(value):
-        if low is not None and (value < low if rule.min_inclusive else value <= low):
-            return False
-        return high is None or not (value > high if rule.max_inclusive else value >= high)
-
-    return check
+def _constant(source: Source, value) -> str:
+    """``value`` written into the code when it is an integer, or a set of strings and
+    integers (Python makes ``x in {...}`` a test against a constant frozenset); else a name."""
+    if type(value) is int:
+        return repr(value)
+    if type(value) is frozenset and value and all(type(each) in (int, str) for each in value):
+        return "{" + ", ".join(sorted(map(repr, value))) + "}"
+    return source.ref(value, "constant")
 
 
 # --- dumping ------------------------------------------------------------------------
@@ -312,109 +298,80 @@ def _range_check(rule: validate.Range) -> Callable[[Any], bool]:
 def _schema_dumper(schema: Schema) -> Convert:
     """One object of ``schema``: the fields of ``Schema._serialize``, for dicts and plain
     objects whose every field is present."""
+    source = Source()
+    return source.build(_dump_function(source, schema))
+
+
+def _dump_function(source: Source, schema: Schema) -> str:
+    """The name of the function that dumps one object of ``schema``: a dict is read with
+    ``get``, an object without ``__getitem__`` with ``getattr`` (as marshmallow reads them);
+    any other object falls back."""
+    name, new = source.function(("dump", id(schema)), schema)
+    if not new:
+        return name
     hooks = schema._hooks
     if (
-        hooks[PRE_DUMP] or hooks[POST_DUMP] or schema.many or schema.dict_class is not dict
+        source.crowded() or hooks[PRE_DUMP] or hooks[POST_DUMP] or schema.many or schema.dict_class is not dict
         or type(schema).get_attribute is not Schema.get_attribute
+        or any("." in (field.attribute or attr) for attr, field in schema.dump_fields.items())
     ):
-        return _marshmallow_dump(schema)
-    entries = []
-    for name, field in schema.dump_fields.items():
-        source = field.attribute or name
-        if "." in source:
-            return _marshmallow_dump(schema)
-        key = field.data_key if field.data_key is not None else name
-        kind = _scalar_kind(field) if not getattr(field, "as_string", False) else None
-        entries.append((name, source, key, field, _value_dumper(field), kind))
+        source.alias(name, schema.dump)
+        return name
+    reader = f"{name}_attributes"
+    lines = [f"def {name}(obj):", "    if type(obj) is not dict:", f"        return {reader}(obj)", "    get = obj.get"]
+    lines += _dump_lines(source, schema, "get({source!r}, missing)")
+    lines += [f"def {reader}(obj):", "    if hasattr(type(obj), '__getitem__'):", "        raise Fallback"]
+    lines += _dump_lines(source, schema, "getattr(obj, {source!r}, missing)")
+    source.add(lines)
+    return name
 
-    def dump(obj):
-        kind = type(obj)
-        if kind is dict:
-            get = obj.get
-        elif not hasattr(kind, "__getitem__"):  # marshmallow reads attributes then
-            get = lambda source, default: getattr(obj, source, default)  # noqa: E731
+
+def _dump_lines(source: Source, schema: Schema, read: str) -> list[str]:
+    literal, later, lines = [], [], []
+    accessor = source.ref(schema.get_attribute, "accessor")
+    for index, (attr, field) in enumerate(schema.dump_fields.items()):
+        key = repr(_data_key(field, attr))
+        value = f"v{index}"
+        expression = _dump_expression(source, field, value)
+        if expression is None:  # marshmallow's own
+            call = f"{source.ref(field, 'field')}.serialize({attr!r}, obj, accessor={accessor})"
+            later += [f"{value} = {call}", f"if {value} is not missing:", f"    result[{key}] = {value}"]
+            continue
+        lines.append(f"    {value} = {read.format(source=field.attribute or attr)}")
+        if _scalar_kind(field) is None:
+            lines += [f"    if {value} is missing:", "        raise Fallback"]  # dump_default: marshmallow's rules
+        if later:
+            later.append(f"result[{key}] = {expression}")
         else:
-            raise Fallback
-        result = {}
-        for name, source, key, field, convert, kind in entries:
-            if kind is not None:  # strings, integers, booleans: themselves, inline
-                value = get(source, missing)
-                if type(value) is kind or value is None:
-                    result[key] = value
-                    continue
-                raise Fallback  # missing (dump_default), or marshmallow would convert it
-            if convert is None:
-                value = field.serialize(name, obj, accessor=schema.get_attribute)
-                if value is not missing:
-                    result[key] = value
-                continue
-            value = get(source, missing)
-            if value is missing:  # dump_default, or a dict method's name: marshmallow's rules
-                raise Fallback
-            result[key] = convert(value)
-        return result
-
-    return dump
+            literal.append(f"{key}: {expression}")
+    lines.append(f"    result = {{{', '.join(literal)}}}")
+    return lines + [f"    {line}" for line in later] + ["    return result"]
 
 
-def _marshmallow_dump(schema: Schema) -> Convert:
-    return schema.dump
-
-
-def _value_dumper(field: fields.Field) -> Convert | None:
-    """``field._serialize`` for the field types of this project's schemas, or ``None``."""
+def _dump_expression(source: Source, field: fields.Field, value: str) -> str | None:
+    """An expression of the name ``value`` (present): the dumped value, or a ``Fallback``
+    raised; ``None`` for a field type this module leaves to marshmallow."""
+    if source.crowded():
+        return None
     kind = type(field)
     scalar = _scalar_kind(field)
     if scalar is not None and not getattr(field, "as_string", False):
-        return _scalar_dumper(scalar)
+        # strings, integers, booleans of the right type are their own dump; marshmallow
+        # would convert others (str(x), int(x)), and a missing one takes dump_default
+        return f"({value} if type({value}) is {scalar.__name__} or {value} is None else _fail())"
     if kind in _RAW:
-        return lambda value: value
-    if kind is fields.List:
-        item = _value_dumper(field.inner)
-        convert = None if item is None else (lambda value: [item(each) for each in _sequence(value)])
-    elif kind is fields.Dict:
-        convert = _dict_dumper(field)
-    elif kind is fields.Nested:
-        convert = _nested_dumper(field)
-    else:
-        convert = None
-    if convert is None:
-        return None
-    return lambda value: None if value is None else convert(value)
-
-
-def _scalar_dumper(kind: type) -> Convert:
-    """Strings, integers and booleans of the right type are their own dump (marshmallow
-    would convert others: ``str(x)``, ``int(x)``; those go to marshmallow)."""
-
-    def dump(value):
-        if type(value) is kind or value is None:
-            return value
-        raise Fallback
-
-    return dump
-
-
-def _sequence(value):
-    if type(value) is list or type(value) is tuple:
         return value
-    raise Fallback
-
-
-def _nested_dumper(field: fields.Nested) -> Convert:
-    schema = field.schema
-    one = _schema_dumper(schema)
-    if schema.many or field.many:
-        return lambda value: [one(each) for each in _sequence(value)]
-    return one
-
-
-def _dict_dumper(field: fields.Dict) -> Convert | None:
-    as_dict = _exactly(dict)
-    if field.key_field is None and field.value_field is None:
-        return lambda value: dict(as_dict(value))
-    key = _value_dumper(field.key_field) if field.key_field else (lambda k: k)
-    item = _value_dumper(field.value_field) if field.value_field else (lambda v: v)
-    if key is None or item is None:
+    if kind is fields.List:
+        item = _dump_expression(source, field.inner, "y")
+        converted = None if item is None else f"[{item} for y in _sequence({value})]"
+    elif kind is fields.Dict:
+        key = _dump_expression(source, field.key_field, "k") if field.key_field else "k"
+        item = _dump_expression(source, field.value_field, "y") if field.value_field else "y"
+        converted = None if key is None or item is None else f"{{{key}: {item} for k, y in _mapping({value}).items()}}"
+    elif kind is fields.Nested:
+        one = _dump_function(source, field.schema)
+        many = field.many or field.schema.many
+        converted = f"[{one}(y) for y in _sequence({value})]" if many else f"{one}({value})"
+    else:
         return None
-    return lambda value: {key(k): item(v) for k, v in as_dict(value).items()}
+    return f"(None if {value} is None else {converted})"

@@ -9,6 +9,7 @@ Dumps of the handlers' results must equal ``schema.dump``'s.
 from __future__ import annotations
 
 import json
+import linecache
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,11 +47,11 @@ def _valid(field: fields.Field, depth: int) -> st.SearchStrategy:
     if isinstance(field, (JsonBoolean, fields.Boolean)):
         return st.booleans()
     if isinstance(field, fields.String):
-        low = size.min if size and size.min else 0
-        return st.text(min_size=low, max_size=max(low, min(size.max if size and size.max else 12, 12)))
+        low, high = _sizes(size, 12)
+        return st.text(min_size=low, max_size=high)
     if isinstance(field, fields.List):
-        low = size.min if size and size.min else 0
-        return st.lists(_value(field.inner, depth + 1), min_size=low, max_size=max(low, min(size.max or 6, 6)))
+        low, high = _sizes(size, 6)
+        return st.lists(_value(field.inner, depth + 1), min_size=low, max_size=high)
     if isinstance(field, fields.Nested):
         return document(field.schema, depth + 1)
     if isinstance(field, fields.Dict):
@@ -58,6 +59,14 @@ def _valid(field: fields.Field, depth: int) -> st.SearchStrategy:
         values = _value(field.value_field, depth + 1) if field.value_field else WEIRD
         return st.dictionaries(keys, values, max_size=4)
     return st.one_of(st.integers(-2, 30), WEIRD)
+
+
+def _sizes(size: validate.Length | None, most: int) -> tuple[int, int]:
+    """Sizes around a Length rule: from its minimum (or 0) to its maximum (at most ``most``)."""
+    if size is not None and size.equal is not None:
+        return size.equal, size.equal
+    low = size.min if size and size.min else 0
+    return low, max(low, min(size.max if size and size.max else most, most))
 
 
 def _value(field: fields.Field, depth: int) -> st.SearchStrategy:
@@ -268,3 +277,83 @@ def test_verify_mode_catches_a_compiled_result_that_differs(monkeypatch):
     monkeypatch.setattr(compiled, "VERIFY", True)
     with pytest.raises(AssertionError, match="compiled .* != marshmallow"):
         compiled.loader(SHAPE)({"type": "dot", "points": [{"x": 1}]})
+
+
+# --- the code the module writes -------------------------------------------------------
+
+
+def _refuse(refused: bool) -> None:
+    if refused:
+        raise ValidationError("refused")
+
+
+class EdgeSchema(Schema):
+    """Every validator and field form the generated code writes inline or calls."""
+
+    open_low = integer(validate=validate.Range(0, 5, min_inclusive=False, max_inclusive=False))
+    at_least = integer(validate=validate.Range(min=3))
+    pair = fields.List(fields.String(), validate=validate.Length(equal=2))
+    short = fields.String(validate=validate.Length(max=2))
+    code = fields.String(validate=validate.Regexp(r"[a-z]+\Z"))
+    kinds = fields.List(fields.Raw(validate=validate.OneOf([1, "a", (2, 3)])))
+    even = integer(validate=lambda n: n % 2 == 0)  # a plain function: only raising refuses
+    point = fields.Nested(PointSchema, allow_none=True)
+    checked = fields.Nested(PointSchema, validate=lambda p: _refuse(p.x <= 0))
+    anything = fields.Dict()
+    loose = fields.Raw(allow_none=True, validate=validate.Length(max=2))
+    deep = fields.List(fields.List(integer(validate=validate.OneOf([1, 2]))))
+    label = fields.String(load_default="none", allow_none=True)
+
+
+EDGE = EdgeSchema()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(document(EDGE))
+def test_every_inline_form_loads_as_marshmallow_does(data):
+    check_load(EDGE, data)
+
+
+@pytest.mark.parametrize("data, road", [
+    ({"open_low": 4, "at_least": 3, "pair": ["a", "b"], "short": "ab", "code": "abc"}, "ok"),
+    ({"open_low": 5}, "fallback"),  # the open upper bound
+    ({"open_low": 0}, "fallback"),  # the open lower bound
+    ({"pair": ["a"]}, "fallback"),
+    ({"code": "ab1"}, "fallback"),
+    ({"kinds": [1, "a", [2, 3]]}, "fallback"),  # a list is unhashable: OneOf refuses it too
+    ({"kinds": [1, "a"]}, "ok"),
+    ({"even": 3}, "ok"),  # marshmallow 4 ignores a validator's False; so does the compiled road
+    ({"point": None, "checked": {"x": 1}, "loose": None, "deep": [[1], [2, 1]], "label": None}, "ok"),
+    ({"checked": {"x": 0}}, "fallback"),
+    ({"anything": {"a": [None]}}, "ok"),
+])
+def test_inline_forms_take_the_right_road(data, road):
+    assert check_load(EDGE, data) == road
+
+
+def test_the_generated_code_is_plain_python_shown_in_tracebacks():
+    fast = compiled._schema_loader(SHAPE, SHAPE.unknown)
+    source = fast.__source__
+    assert "type(v0) is str and v0 in {'dot', 'line'}" in source  # a OneOf of constants, inline
+    assert "0 <= v0 <= 9" in source  # a Range, as one chained comparison
+    filename = fast.__code__.co_filename
+    assert linecache.getline(filename, 1).startswith("def ")
+
+
+class TreeSchema(Schema):
+    value = integer(required=True)
+    children = fields.List(fields.Nested(lambda: TreeSchema()))
+
+
+def test_a_schema_nested_in_itself_is_compiled_to_a_bounded_depth():
+    schema = TreeSchema()
+    tree = {"value": 1, "children": [{"value": 2, "children": [{"value": 3, "children": []}]}]}
+    deep = {"value": 0, "children": []}
+    for level in range(1, 50):  # deeper than the compiled levels: marshmallow loads the rest
+        deep = {"value": level, "children": [deep]}
+    for document in (tree, deep):
+        assert compiled._schema_loader(schema, schema.unknown)(document) == schema.load(document)
+        assert compiled._schema_dumper(schema)(document) == schema.dump(document)
+    # one function per level and one per list field, until the source is crowded
+    functions = compiled._schema_loader(schema, schema.unknown).__source__.count("\ndef ") + 1
+    assert functions <= 2 * compiled.codegen.MAX_FUNCTIONS + 2
