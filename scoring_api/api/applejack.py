@@ -84,43 +84,59 @@ def _display_facts(facts: dict, lang: str) -> dict:
 # -- Harvests -------------------------------------------------------------------------
 
 
-def _area(area: applejack.Area, orchard: applejack.Orchard, die: int, lang: str) -> dict:
-    fields, board_apples, apples, honey = area.fields, area.board_apples, area.apples, area.honey
-    if not fields:
-        sentences = AREA_LONE_BOARD_APPLE[lang]
-        shown = orchard.board_apples[board_apples[0]].fields  # the fields it lies beside
-    else:
-        sentences = AREA_WITH_BOARD_APPLES[lang] if board_apples else AREA_ON_FIELDS[lang]
-        shown = fields
-    sentence = sentences[1] if honey else sentences[0]
-    return {
-        "fields": fields,
-        "board_apples": board_apples,
-        "apples": apples,
-        "honey": honey,
-        "explanation": sentence.format(
-            area.variety, apples, die, honey, _join(shown, lang), len(board_apples)
-        ),
-    }
+def _added(numbers: list[int]) -> int | str:
+    """The honey of each part of a sum as the sentences write it, ``1 + 3``; a single part
+    as it is (``str.format`` writes a number as ``str`` would)."""
+    return numbers[0] if len(numbers) == 1 else " + ".join(map(str, numbers))
 
 
-def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) -> dict:
-    variety, die = harvest.variety, harvest.die
-    areas, parts = [], []  # one loop: the areas as answers, their honey as text
-    for area in harvest.areas:
-        areas.append(_area(area, orchard, die, lang))
-        parts.append(str(area.honey))
-    if areas:
-        explanation = HARVEST[lang].format(variety, die, len(areas), " + ".join(parts), harvest.honey)
-    else:
-        explanation = HARVEST_EMPTY[lang].format(variety, die)
-    return {
-        "variety": variety,
-        "die": die,
-        "areas": areas,
-        "honey": harvest.honey,
-        "explanation": explanation,
-    }
+def _harvests(
+    harvests: tuple[applejack.Harvest, ...], orchard: applejack.Orchard, lang: str
+) -> list[dict]:
+    """The harvests as answers, each area and each harvest with its sentence in ``lang``
+    (the sentences looked up once for all of them).
+
+    Where a sentence lists a single field or adds up a single part, the number itself is
+    passed: ``str.format`` writes it as ``str`` would, without a string built first.
+    """
+    on_fields, with_board_apples = AREA_ON_FIELDS[lang], AREA_WITH_BOARD_APPLES[lang]
+    lone_board_apple, separator = AREA_LONE_BOARD_APPLE[lang], LIST_SEPARATORS[lang]
+    harvest_sentence, empty_sentence = HARVEST[lang], HARVEST_EMPTY[lang]
+    answers = []
+    for harvest in harvests:
+        variety, die, found = harvest.variety, harvest.die, harvest.areas
+        areas = []
+        for area in found:
+            fields, board_apples, apples, honey = area.fields, area.board_apples, area.apples, area.honey
+            if not fields:
+                sentences = lone_board_apple
+                shown = orchard.board_apples[board_apples[0]].fields  # the fields it lies beside
+            else:
+                sentences = with_board_apples if board_apples else on_fields
+                shown = fields
+            sentence = sentences[1] if honey else sentences[0]
+            listed = shown[0] if len(shown) == 1 else separator.join(map(str, shown))
+            areas.append({
+                "fields": fields,
+                "board_apples": board_apples,
+                "apples": apples,
+                "honey": honey,
+                "explanation": sentence.format(variety, apples, die, honey, listed, len(board_apples)),
+            })
+        if not found:
+            explanation = empty_sentence.format(variety, die)
+        else:
+            # a single area's honey is the whole sum: no list built for it
+            parts = found[0].honey if len(found) == 1 else _added([area.honey for area in found])
+            explanation = harvest_sentence.format(variety, die, len(found), parts, harvest.honey)
+        answers.append({
+            "variety": variety,
+            "die": die,
+            "areas": areas,
+            "honey": harvest.honey,
+            "explanation": explanation,
+        })
+    return answers
 
 
 @operation(
@@ -140,15 +156,13 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
 )
 def harvest(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
-    harvests, parts, honey = [], [], 0
-    for found in applejack.harvests(orchard, request["varieties"], request["die"]):
-        harvests.append(_harvest(found, orchard, lang))
-        parts.append(str(found.honey))
-        honey += found.honey
+    found = applejack.harvests(orchard, request["varieties"], request["die"])
+    parts = [harvest.honey for harvest in found]
+    honey = sum(parts)
     return {
-        "harvests": harvests,
+        "harvests": _harvests(found, orchard, lang),
         "honey": honey,
-        "explanation": HARVEST_TOTAL[lang].format(" + ".join(parts), honey),
+        "explanation": HARVEST_TOTAL[lang].format(_added(parts), honey),
     }
 
 
@@ -256,22 +270,19 @@ def blossoms(request: dict, lang: str) -> dict:
 def final(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
     score = applejack.final_score(orchard, request["supply"])
-    harvests, parts = [], []
-    for found in score.harvests:
-        harvests.append(_harvest(found, orchard, lang))
-        parts.append(str(found.honey))
+    parts = [harvest.honey for harvest in score.harvests]
     profitable = list(score.profitable_varieties)
     crop, doubled, bonus = score.crop, score.crop_doubled, score.variety_bonus
     blossoms, supply, total = score.blossoms, score.supply, score.total
     steps = [
-        FINAL_CROP[lang].format(" + ".join(parts) or "0", crop),
+        FINAL_CROP[lang].format(_added(parts) if parts else "0", crop),
         FINAL_DOUBLED[lang].format(crop, doubled),
         FINAL_BONUS[lang].format(len(profitable), _join(profitable, lang), bonus),
         FINAL_BLOSSOMS[lang].format(blossoms),
         FINAL_SUPPLY[lang].format(supply),
     ]
     return {
-        "final_harvest": harvests,
+        "final_harvest": _harvests(score.harvests, orchard, lang),
         "crop": crop,
         "crop_doubled": doubled,
         "profitable_varieties": profitable,

@@ -158,22 +158,36 @@ def _bad_variety_name(name: str, where: tuple) -> ApplejackError:
 
 
 def _check_pasture(tile: Tile) -> None:
-    """A pasture shows nothing: no apples (a count above 0), blossoms, beehives or price."""
-    stated = {
-        "apples": any(count > 0 for count in tile.apples.values()),
-        "blossoms": tile.blossoms > 0,
-        "beehives": bool(tile.beehives),
-        "price": tile.price is not None,
-    }
-    for feature, present in stated.items():
-        if present:
-            raise ApplejackError(
-                "pasture_with_features", (feature,), field=tile.field, feature=feature
-            )
+    """A pasture shows nothing: no apples (a count above 0), blossoms, beehives or price
+    (the first one found is named, in that order)."""
+    if any(count > 0 for count in tile.apples.values()):
+        feature = "apples"
+    elif tile.blossoms > 0:
+        feature = "blossoms"
+    elif tile.beehives:
+        feature = "beehives"
+    elif tile.price is not None:
+        feature = "price"
+    else:
+        return
+    raise ApplejackError("pasture_with_features", (feature,), field=tile.field, feature=feature)
+
+
+def _check_beehives(tile: Tile) -> None:
+    """A tree tile's beehive edges are distinct and carry the tile's price."""
+    edges = tile.beehives
+    if len(set(edges)) < len(edges):
+        index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
+        raise ApplejackError(
+            "beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index]
+        )
+    if tile.price is None:
+        raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
 
 def _check_tile(tile: Tile) -> None:
-    """A pasture shows nothing; beehive edges are distinct and carry the tile's price.
+    """A pasture shows nothing; a tree tile's varieties have names (:func:`_is_variety_name`)
+    and its beehive edges are distinct and carry the tile's price.
 
     Errors are located inside the tile: the caller puts them at the tile's own path.
     """
@@ -183,16 +197,46 @@ def _check_tile(tile: Tile) -> None:
     for variety in tile.apples:
         if not _is_variety_name(variety):
             raise _bad_variety_name(variety, ("apples",))
-    edges = tile.beehives
-    if not edges:
-        return
-    if len(set(edges)) < len(edges):
-        index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
-        raise ApplejackError(
-            "beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index]
-        )
-    if tile.price is None:
-        raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
+    if tile.beehives:
+        _check_beehives(tile)
+
+
+def _check_tiles(orchard: Orchard, where: tuple) -> dict[str, dict[int, int]]:
+    """Each field holds one tile, and each tile is legal (:func:`_check_tile`).
+
+    Returns what the harvests read, gathered in the same pass: variety -> {field: apples}
+    of the tiles showing it (a tree side with a count above 0), in order of first
+    appearance (as :func:`_apples_by_variety`).
+    """
+    low, high = VARIETY_NAME_LENGTH
+    showing: dict[str, dict[int, int]] = {}
+    used: set[int] = set()
+    for index, tile in enumerate(orchard.tiles):
+        field = tile.field
+        if field in used:
+            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=field)
+        used.add(field)
+        try:
+            if tile.pasture:
+                _check_pasture(tile)
+                continue
+            # _check_tile's checks of a tree tile, its varieties read once for both
+            for variety, count in tile.apples.items():
+                # a short ASCII name passes at once, without a call to _is_variety_name
+                if not (low <= len(variety) <= high and variety.isascii()):
+                    if not _is_variety_name(variety):
+                        raise _bad_variety_name(variety, ("apples",))
+                if count > 0:
+                    counts = showing.get(variety)
+                    if counts is None:
+                        showing[variety] = {field: count}
+                    else:
+                        counts[field] = count
+            if tile.beehives:
+                _check_beehives(tile)
+        except ApplejackError as error:
+            raise error.within(*where, "tiles", index) from None
+    return showing
 
 
 def _check_board(orchard: Orchard, where: tuple) -> None:
@@ -228,25 +272,18 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
             )
 
 
-def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
-    """Every rule of a legal orchard description; raises :class:`ApplejackError`.
-
-    ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
-    varieties to harvest, a tile being placed); with the orchard's own they may number at
-    most 7 distinct. Returns the varieties named, in order of first appearance (the
-    orchard's own first, as :meth:`Orchard.varieties` lists them).
-    """
-    used: set[int] = set()
-    for index, tile in enumerate(orchard.tiles):
-        if tile.field in used:
-            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=tile.field)
-        used.add(tile.field)
-        try:
-            _check_tile(tile)
-        except ApplejackError as error:
-            raise error.within(*where, "tiles", index) from None
-    _check_board(orchard, where)
-    named = orchard.varieties()
+def _checked_orchard(
+    orchard: Orchard, where: tuple = ("orchard",), more_varieties=()
+) -> tuple[list[str], dict[str, dict[int, int]]]:
+    """:func:`check_orchard`'s checks and answer, with what the harvests read
+    (:func:`_check_tiles`), so that scoring passes over the tiles once."""
+    showing = _check_tiles(orchard, where)
+    if orchard.board_beehives or orchard.board_apples:
+        _check_board(orchard, where)
+    named = list(showing)  # the orchard's varieties, as Orchard.varieties() lists them
+    for apple in orchard.board_apples:
+        if apple.variety not in named:
+            named.append(apple.variety)
     for variety, at in more_varieties:
         if not _is_variety_name(variety):
             raise _bad_variety_name(variety, at)
@@ -260,7 +297,18 @@ def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=
             "too_many_varieties", found_at[named[MAX_VARIETIES]], count=len(named),
             limit=MAX_VARIETIES, varieties=named,
         )
-    return named
+    return named, showing
+
+
+def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
+    """Every rule of a legal orchard description; raises :class:`ApplejackError`.
+
+    ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
+    varieties to harvest, a tile being placed); with the orchard's own they may number at
+    most 7 distinct. Returns the varieties named, in order of first appearance (the
+    orchard's own first, as :meth:`Orchard.varieties` lists them).
+    """
+    return _checked_orchard(orchard, where, more_varieties)[0]
 
 
 # -- Harvest ----------------------------------------------------------------------------
@@ -352,7 +400,12 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
 
     Areas are ordered by their smallest field; areas of a lone board apple come last.
     """
-    links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, {}, ())
+    if not printed and len(counts) <= 1:  # no tile, or one tile: an area of its own
+        for field, apples in counts.items():  # the one tile, if any
+            honey = apples - die if apples > die else 0  # area_honey(), written out
+            return Harvest(variety, die, (Area(variety, (field,), (), apples, honey),), honey)
+        return Harvest(variety, die, (), 0)
+    links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, None, ())
     areas = []
     honey = 0
     unseen = dict(counts)  # the tiles not in an area yet: field -> apples
@@ -361,6 +414,8 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
         apples = unseen.pop(start)
         group = [start]
         for field in group:  # the list grows while it is read: a breadth-first fill
+            if not unseen:  # every tile is in an area: this one is complete
+                break
             for other in links[field]:
                 if other in unseen:
                     apples += unseen.pop(other)
@@ -370,7 +425,7 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
             joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
             apples += len(joined)
         group.sort()
-        yielded = area_honey(apples, die)
+        yielded = apples - die if apples > die else 0  # area_honey(), written out
         areas.append(Area(variety, tuple(group), joined, apples, yielded))
         honey += yielded
     for index in lone:
@@ -380,24 +435,33 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
     return Harvest(variety, die, tuple(areas), honey)
 
 
-def _harvests(orchard: Orchard, varieties: list[str] | tuple[str, ...], die: int) -> tuple[Harvest, ...]:
-    """One harvest per variety at ``die``, from one pass over the tiles (no checks)."""
-    showing = _apples_by_variety(orchard)
-    printed = _board_apples_by_variety(orchard)
-    return tuple([_harvest(v, die, showing.get(v, {}), printed.get(v, ())) for v in varieties])
+_NO_TILES: dict[int, int] = {}  # read-only: the counts of a variety no tile shows
+
+
+def _harvests(
+    orchard: Orchard, showing: dict[str, dict[int, int]], varieties, die: int
+) -> tuple[Harvest, ...]:
+    """One harvest per variety at ``die`` (no checks); ``showing`` is
+    :func:`_apples_by_variety` of the orchard."""
+    printed = _board_apples_by_variety(orchard) if orchard.board_apples else {}
+    return tuple([
+        _harvest(v, die, showing.get(v, _NO_TILES), printed.get(v, ())) for v in varieties
+    ])
 
 
 def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
     """One harvest of one variety at the die's value (1-3)."""
-    (found,) = _harvests(orchard, (variety,), die)
+    (found,) = _harvests(orchard, _apples_by_variety(orchard), (variety,), die)
     return found
 
 
 def harvests(orchard: Orchard, varieties: list[str], die: int) -> tuple[Harvest, ...]:
     """Rules, "Harvest": one or two apple symbols passed, harvested separately in path
     order (every player harvests; this is one player's orchard)."""
-    check_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
-    return _harvests(orchard, varieties, die)
+    _, showing = _checked_orchard(
+        orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)]
+    )
+    return _harvests(orchard, showing, varieties, die)
 
 
 # -- Placing a tile (turn steps 2-4) ----------------------------------------------------
@@ -422,19 +486,15 @@ class Connection:
 
 @dataclass(slots=True)
 class Placement:
-    """One tile placed; the honey it brings is worked out once, at construction."""
+    """One tile placed and the honey it brings (:func:`place` works the numbers out)."""
 
     field: int
     as_pasture: bool
     cost: int
     pasture_bonus: int
     connections: tuple[Connection, ...]
-    beehive_honey: int = dataclass_field(init=False)
-    honey: int = dataclass_field(init=False)  # the net change of the player's honey this turn
-
-    def __post_init__(self) -> None:
-        self.beehive_honey = sum([c.honey for c in self.connections])
-        self.honey = self.beehive_honey - self.cost + self.pasture_bonus
+    beehive_honey: int  # the connections' honey added up
+    honey: int  # the net change of the player's honey: beehive_honey - cost + pasture_bonus
 
 
 def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
@@ -477,7 +537,7 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
     """
     check_placement(orchard, tile, pay)
     if not pay:
-        return Placement(tile.field, True, 0, PASTURE_BONUS, ())
+        return Placement(tile.field, True, 0, PASTURE_BONUS, (), 0, PASTURE_BONUS)
     connections = []
     for edge in tile.beehives:
         beyond = board.neighbour(tile.field, edge)
@@ -497,7 +557,10 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
             )
         if board.OPPOSITE[edge] in other.beehives:
             connections.append(Connection(edge, beyond, tile.price, other.price))
-    return Placement(tile.field, False, tile.price, 0, tuple(connections))
+    beehive_honey = sum([c.honey for c in connections])
+    cost = tile.price
+    honey = beehive_honey - cost
+    return Placement(tile.field, False, cost, 0, tuple(connections), beehive_honey, honey)
 
 
 # -- Blossoms, starting honey, final scoring -------------------------------------------
@@ -527,34 +590,34 @@ def variety_bonus(profitable: int) -> int:
 
 @dataclass(slots=True)
 class FinalScore:
-    """The five steps of final scoring; the derived numbers are worked out once, at
-    construction."""
+    """The five steps of final scoring (:func:`final_score` works the numbers out)."""
 
     harvests: tuple[Harvest, ...]
     blossoms: int
     supply: int
-    crop: int = dataclass_field(init=False)
-    crop_doubled: int = dataclass_field(init=False)
-    profitable_varieties: tuple[str, ...] = dataclass_field(init=False)
-    variety_bonus: int = dataclass_field(init=False)
-    total: int = dataclass_field(init=False)
-
-    def __post_init__(self) -> None:
-        crop, profitable = 0, []
-        for harvest in self.harvests:
-            crop += harvest.honey
-            if harvest.honey >= 1:
-                profitable.append(harvest.variety)
-        self.crop = crop
-        self.crop_doubled = 2 * crop
-        self.profitable_varieties = tuple(profitable)
-        self.variety_bonus = variety_bonus(len(profitable))
-        self.total = self.crop_doubled + self.variety_bonus + self.blossoms + self.supply
+    crop: int
+    crop_doubled: int
+    profitable_varieties: tuple[str, ...]
+    variety_bonus: int
+    total: int
 
 
 def final_score(orchard: Orchard, supply: int) -> FinalScore:
     """Rules, "Final scoring": 1. harvest EVERY variety at die 3; 2. double that crop;
     3. variety bonus for the varieties that yielded honey (not doubled); 4. blossoms once;
     5. the honey in supply."""
-    varieties = check_orchard(orchard)
-    return FinalScore(_harvests(orchard, varieties, FINAL_DIE), blossoms(orchard), supply)
+    varieties, showing = _checked_orchard(orchard)
+    harvested = _harvests(orchard, showing, varieties, FINAL_DIE)
+    crop = 0
+    profitable = []
+    for found in harvested:
+        if found.honey >= 1:
+            crop += found.honey
+            profitable.append(found.variety)
+    doubled = 2 * crop
+    bonus = variety_bonus(len(profitable))
+    shown = blossoms(orchard)
+    return FinalScore(
+        harvested, shown, supply, crop, doubled, tuple(profitable), bonus,
+        doubled + bonus + shown + supply,
+    )
