@@ -21,38 +21,33 @@ TOTAL_SENTENCES = positional("apero.total", "name", "parts", "total")
 WINNER_SENTENCES = positional("apero.winners_one", "names", "total")
 TIE_SENTENCES = positional("apero.winners_tied", "names", "total")
 
-#: A loaded card as the rules take it: ``(colour id, value)``.
-_CARD = itemgetter("color", "value")
 
-
-def _player(hand: apero.HandScore, lang: str) -> dict:
-    """One player's colours and total.  Each colour's scores are built inline (this runs
-    for every colour of every hand); its explanation is ``apero.color_single``
-    (:data:`COLOR_SENTENCES`)."""
-    labels = LABELS[lang]
-    sentence = COLOR_SENTENCES[lang]
-    colors = []
-    parts = []
-    for color, cards, score, expression in hand.colors:
-        label = labels[color]
-        colors.append({
-            "color": color,
-            "label": label,
-            "cards": list(cards),
-            "score": score,
-            "score_text": str(score),
-            "expression": expression,
-            "explanation": sentence.format(label, len(cards), expression, score),
-        })
-        parts.append(f"{label} {score}")
-    name, _, total = hand
-    return {
-        "name": name,
-        "total": total,
-        "total_text": str(total),
-        "colors": colors,
-        "explanation": TOTAL_SENTENCES[lang].format(name, " + ".join(parts), total),
+def _shown_color(scored: apero.ColorScore, lang: str) -> tuple[dict, str]:
+    """A colour's answer in ``lang`` with ``cards`` left to fill (``None``), and its part of
+    the total's sentence: the explanation is ``apero.color_single`` (:data:`COLOR_SENTENCES`)."""
+    color, cards, score, expression = scored
+    label = LABELS[lang][color]
+    shown = {
+        "color": color,
+        "label": label,
+        "cards": None,
+        "score": score,
+        "score_text": str(score),
+        "expression": expression,
+        "explanation": COLOR_SENTENCES[lang].format(label, len(cards), expression, score),
     }
+    return shown, f"{label} {score}"
+
+
+#: :func:`_shown_color` of every colour score of the rules' one-set table, by language,
+#: built at import; other scores (hands beyond one set) are shown per request.
+SHOWN_COLORS: dict[str, dict[apero.ColorScore, tuple[dict, str]]] = {
+    lang: {scored: _shown_color(scored, lang) for scored in apero.tabulated_color_scores()}
+    for lang in LANGS
+}
+
+#: A loaded player as the rules take it: ``(name, cards)``.
+_NAME_AND_CARDS = itemgetter("name", "cards")
 
 
 def _display_facts(facts: dict, lang: str) -> dict:
@@ -82,12 +77,36 @@ def _display_facts(facts: dict, lang: str) -> dict:
     ),
 )
 def score(request: dict, lang: str) -> dict:
-    players = [(p["name"], list(map(_CARD, p["cards"]))) for p in request["players"]]
+    """Every player's colours, total and explanation, then the winners.
+
+    Cards load as ``(colour id, value)`` pairs (schemas/apero.py), as the rules take them.
+    Each colour is a fresh copy of its shown form (:data:`SHOWN_COLORS`) with its own list
+    of cards; the player's explanation is ``apero.total`` (:data:`TOTAL_SENTENCES`).
+    """
+    players = list(map(_NAME_AND_CARDS, request["players"]))
     hands, winners, sets, top = apero.score_game(players, request["sets"])
+    shown_colors = SHOWN_COLORS[lang]
+    total_sentence = TOTAL_SENTENCES[lang]
+    answers = []
+    for name, scores, total in hands:
+        colors = []
+        parts = []
+        for scored in scores:
+            shown, part = shown_colors.get(scored) or _shown_color(scored, lang)
+            colors.append(shown := shown.copy())
+            shown["cards"] = [*scored.cards]
+            parts.append(part)
+        answers.append({
+            "name": name,
+            "total": total,
+            "total_text": str(total),
+            "colors": colors,
+            "explanation": total_sentence.format(name, " + ".join(parts), total),
+        })
     sentences = WINNER_SENTENCES if len(winners) == 1 else TIE_SENTENCES
     return {
         "sets": sets,
-        "players": [_player(hand, lang) for hand in hands],
+        "players": answers,
         "winners": list(winners),
         "explanation": sentences[lang].format(LIST_SEPARATORS[lang].join(winners), top),
     }

@@ -57,7 +57,9 @@ and one 3 (plus colours) or one -1, three -2s and two -3s (minus colours), so a 
 a one-set hand has one of 4 × 3 × 2 = 24 count triples.  At import, :data:`_ONE_SET_SCORES`
 stores, for each colour, the :class:`ColorScore` that :func:`_search_color` (steps 1-3
 above) gives for each of those triples (144 entries, built in well under a millisecond);
-:func:`score_color` reads it when the counts fall within one set and searches otherwise.
+:func:`score_color` reads it when the counts fall within one set and searches otherwise;
+:func:`score_hand` counts a hand's cards in one pass and reads the same entries by the
+packed counts of each colour.
 The table is exact because the same algorithm fills it: it is a pure function tabulated
 over a finite domain, not a store of past requests, and ``tests/games/test_apero.py``
 checks it entry by entry against the search, and that larger counts still search.
@@ -406,8 +408,77 @@ def score_color(color: str, values: list[int]) -> ColorScore:
     return _ONE_SET_SCORES[color].get(counts) or _search_color(color, *counts)
 
 
+def tabulated_color_scores() -> list[ColorScore]:
+    """Every :class:`ColorScore` of :data:`_ONE_SET_SCORES`: the very objects
+    :func:`score_color` and :func:`score_hand` return for counts within one set, for callers
+    that prepare something per score once, at import."""
+    return [scored for table in _ONE_SET_SCORES.values() for scored in table.values()]
+
+
+# -- A hand ---------------------------------------------------------------------------
+
+#: Bits of one count in a colour's packed counts (:func:`_pack`): up to 1023 cards of a
+#: hand, past the API's cap (36 cards × 10 sets).
+_SLOT_BITS = 10
+_SLOT_MASK = (1 << _SLOT_BITS) - 1
+#: Hands up to this many cards are counted packed: no count can overflow its slot.
+_MAX_PACKED_CARDS = _SLOT_MASK
+
+
+def _pack(ones: int, twos: int, threes: int) -> int:
+    """A colour's counts of 1s, 2s and 3s (by |value|) as one integer, a slot each."""
+    return ones | twos << _SLOT_BITS | threes << 2 * _SLOT_BITS
+
+
+def _unpack(packed: int) -> tuple[int, int, int]:
+    """The counts (1s, 2s, 3s) of :func:`_pack`."""
+    return packed & _SLOT_MASK, packed >> _SLOT_BITS & _SLOT_MASK, packed >> 2 * _SLOT_BITS
+
+
+#: Every card of the deck: the index of its colour in :data:`COLORS`, and what it adds to
+#: the colour's packed counts, a 1 in the slot of its |value| (``_pack(0, 1, 0)`` for -2).
+_CARD_SLOTS: dict[tuple[str, int], tuple[int, int]] = {
+    (color, value): (index, 1 << _SLOT_BITS * (abs(value) - 1))
+    for index, color in enumerate(COLORS)
+    for value in DECK[color]
+}
+
+#: Per colour, in deck order: the colour and its :data:`_ONE_SET_SCORES` keyed by packed counts.
+_PACKED_ONE_SET_SCORES: tuple[tuple[str, dict[int, ColorScore]], ...] = tuple(
+    (color, {_pack(*counts): scored for counts, scored in _ONE_SET_SCORES[color].items()})
+    for color in COLORS
+)
+
+
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """Score a hand: each colour on its own, in the deck's colour order."""
+    """Score a hand: each colour on its own, in the deck's colour order (colours never mix,
+    rules/apero.md).
+
+    One pass over the cards (all in the deck: :func:`check_cards`) counts each colour's
+    1s, 2s and 3s, packed (:data:`_CARD_SLOTS`); a held colour's packed counts then key its
+    one-set table (module docstring, "One set from a table"), larger counts are searched.
+    A hand of more cards than a slot counts is grouped by colour instead
+    (:func:`_score_hand_by_color`, same result).
+    """
+    if len(cards) > _MAX_PACKED_CARDS:
+        return _score_hand_by_color(name, cards)
+    packed = [0] * len(COLORS)
+    for card in cards:
+        index, unit = _CARD_SLOTS[card]
+        packed[index] += unit
+    colors = []
+    total = 0
+    for (color, table), counts in zip(_PACKED_ONE_SET_SCORES, packed):
+        if counts:
+            colors.append(scored := table.get(counts) or _search_color(color, *_unpack(counts)))
+            total += scored.score
+    # the same HandScore, built without NamedTuple's Python-level __new__ (hot path)
+    return tuple.__new__(HandScore, (name, tuple(colors), total))
+
+
+def _score_hand_by_color(name: str, cards: list[tuple[str, int]]) -> HandScore:
+    """:func:`score_hand` for any number of cards: group the values by colour, then
+    :func:`score_color` each held colour in the deck's order."""
     by_color: dict[str, list[int]] = {}
     for color, value in cards:
         if color in by_color:
@@ -478,9 +549,9 @@ def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]],
 
 def check_names(players: list[tuple[str, list[tuple[str, int]]]]) -> None:
     """Players are told apart by name, so a name may appear once."""
-    names = [name for name, _ in players]
-    if len(set(names)) == len(names):
+    if len({name for name, _ in players}) == len(players):
         return
+    names = [name for name, _ in players]
     for index, name in enumerate(names):
         if name in names[:index]:
             raise AperoError("duplicate_name", ("players", index, "name"), name=name)
@@ -492,4 +563,5 @@ def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) 
     check_cards(players, sets)
     hands = tuple([score_hand(name, cards) for name, cards in players])
     top = max([hand.total for hand in hands])
-    return GameScore(hands, tuple([hand.name for hand in hands if hand.total == top]), sets, top)
+    winners = tuple([hand.name for hand in hands if hand.total == top])
+    return tuple.__new__(GameScore, (hands, winners, sets, top))  # = GameScore(...), as in score_hand

@@ -35,7 +35,8 @@ class CardSchema(StrictSchema):
 
     @post_load
     def to_color_id(self, card, **_):
-        return {**card, "color": apero.COLOR_ALIASES[card["color"]]}
+        # the card as the rules take it: (colour id, value), the alias resolved
+        return apero.COLOR_ALIASES[card["color"]], card["value"]
 
 
 class PlayerSchema(StrictSchema):

@@ -1,7 +1,10 @@
 """POST /api/v1/apero/score: the contract of shared/api.md and the rules' limits."""
 
+import copy
+
 import pytest
 
+from scoring_api.api.operations import find_operation
 from scoring_api.i18n import t
 from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
 from tests.expression import evaluate
@@ -126,6 +129,19 @@ def test_scores_beyond_2_to_the_53_are_also_given_as_exact_text(client):
     assert colour["score"] == 215892499727278669824 > 2**53  # the group DP's value (tests/games)
     assert colour["score_text"] == "215892499727278669824"
     assert body["players"][0]["total_text"] == "215892499727278669824"
+
+
+def test_answers_share_nothing_and_leave_the_loaded_request_alone():
+    op = find_operation("score_apero")
+    loaded = op.load(OFFICIAL)
+    before = copy.deepcopy(loaded)
+    first = op.handler(loaded, "ja")
+    first["players"][0]["colors"][0]["cards"].append(99)
+    first["players"][0]["colors"][0]["label"] = "?"
+    second = op.handler(loaded, "ja")
+    assert second["players"][0]["colors"][0]["cards"] == [1]
+    assert second["players"][0]["colors"][0]["label"] == "赤"
+    assert loaded == before
 
 
 # -- Bad input ---------------------------------------------------------------------------

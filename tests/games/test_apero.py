@@ -148,6 +148,44 @@ def test_colours_beyond_one_set_are_searched(color, monkeypatch):
         assert result.score == best_worst(values)[0]
 
 
+@st.composite
+def deck_hands(draw):
+    """A hand drawn from 1-4 sets (so colours beyond one set too)."""
+    sets = draw(st.integers(1, 4))
+    pool = [card for card, copies in apero._COPIES_PER_SET.items() for _ in range(copies * sets)]
+    picked = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=40, unique=True))
+    return [pool[i] for i in picked]
+
+
+@settings(max_examples=300, deadline=None)
+@given(deck_hands())
+def test_a_hand_counted_packed_scores_as_grouped_by_colour(cards):
+    hand = apero.score_hand("A", cards)
+    assert hand == apero._score_hand_by_color("A", cards)
+    for colour in hand.colors:
+        counts = tuple(colour.cards.count(m * apero.SIGNS[colour.color]) for m in (1, 2, 3))
+        if counts in apero._ONE_SET_SCORES[colour.color]:
+            assert colour is apero._ONE_SET_SCORES[colour.color][counts]
+
+
+def test_hands_past_the_packed_slots_are_grouped_by_colour(monkeypatch):
+    assert apero._MAX_PACKED_CARDS == 2**apero._SLOT_BITS - 1 >= 36 * 10  # the API's cap
+    cards = full_deck(1)
+    grouped = []
+    group = apero._score_hand_by_color
+    monkeypatch.setattr(apero, "_score_hand_by_color", lambda *args: grouped.append(args) or group(*args))
+    expected = apero.score_hand("A", cards)
+    assert not grouped
+    monkeypatch.setattr(apero, "_MAX_PACKED_CARDS", len(cards) - 1)
+    assert apero.score_hand("A", cards) == expected and grouped == [("A", cards)]
+
+
+def test_tabulated_colour_scores_are_the_one_set_table():
+    listed = apero.tabulated_color_scores()
+    assert listed == [s for color in apero.COLORS for s in apero._ONE_SET_SCORES[color].values()]
+    assert len(listed) == 6 * 24
+
+
 # -- Deck legality --------------------------------------------------------------------
 
 
