@@ -11,10 +11,9 @@ per case; a request fills its case with ``str.format``.
 
 from __future__ import annotations
 
-from itertools import chain
+from operator import itemgetter
 
 from ..games import fairy_black_box as fbb
-from ..games.fairy_black_box import Player, Treasure
 from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, sentences, t
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
@@ -33,6 +32,8 @@ TAG = "fairy_black_box"
 
 # -- Final score ----------------------------------------------------------------------
 
+#: A treasure of the request as the ``(name, points)`` pair the scoring reads (:class:`fbb.Treasure`).
+TREASURE = itemgetter("name", "points")
 #: A player's line: ``{0}`` the name (eliminated players and empty hands).
 ELIMINATED_TEXTS = positional("fairy_black_box.player_eliminated", "name")
 NO_TREASURE_TEXTS = positional("fairy_black_box.player_no_treasures", "name")
@@ -62,20 +63,22 @@ def _players(game: fbb.GameScore, lang: str) -> list[dict]:
     """Each player's result, with the line that explains the score."""
     eliminated_text, no_treasures_text = ELIMINATED_TEXTS[lang], NO_TREASURE_TEXTS[lang]
     score_lines = SCORE_LINES[lang]
+    holder = game.kirakira_holder
     results = []
-    for name, eliminated, _mood, treasures, score, has_kirakira, rank in game.players:  # fbb.PlayerScore
+    for p, (name, _mood, eliminated, treasures) in enumerate(game.table):
+        score = game.scores[p]
         if eliminated:
             explanation = eliminated_text.format(name)
         elif not treasures:
             explanation = no_treasures_text.format(name)
-        else:  # each treasure is (name, points)
-            explanation = score_lines[len(treasures)].format(name, score, *chain.from_iterable(treasures))
+        else:  # the name, the score, then each treasure's (name, points)
+            explanation = score_lines[len(treasures)].format(*sum(treasures, (name, score)))
         results.append({
             "name": name,
             "eliminated": eliminated,
             "score": score,
-            "has_kirakira": has_kirakira,
-            "rank": rank,
+            "has_kirakira": p == holder,
+            "rank": game.ranks[p],
             "explanation": explanation,
         })
     return results
@@ -111,8 +114,8 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     the sole survivor, the top score, or the tie and what broke it."""
     if game.decided_by is None:
         return NO_WINNER_TEXTS[lang]
-    out = [p.name for p in game.players if p.eliminated]
-    step = "sole_survivor" if len(out) == len(game.players) - 1 else game.decided_by
+    out = game.out
+    step = "sole_survivor" if len(out) == len(game.table) - 1 else game.decided_by
     separator = LIST_SEPARATORS[lang]
     return VERDICT_TEXTS[bool(out), step][lang].format(
         separator.join(out), game.winners[0], game.top_score,
@@ -135,9 +138,8 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     ),
 )
 def score(request: dict, lang: str) -> dict:
-    players = [
-        Player(p["name"], p["mood"], p["eliminated"], tuple([Treasure(c["name"], c["points"]) for c in p["treasures"]]))
-        for p in request["players"]
+    players = [  # fbb.Player, as plain tuples
+        (p["name"], p["mood"], p["eliminated"], tuple(map(TREASURE, p["treasures"]))) for p in request["players"]
     ]
     game = fbb.score_game(players)
     return {

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from ..games.errors import RuleError
 from ..games.pedro.auction import PASS, run_auction
-from ..games.pedro.cards import CARD_TEXTS, IN_PLAY, OTHER_TEAM, Card, parse_cards, parse_suit
+from ..games.pedro.cards import CARD_TEXTS, IN_PLAY, OTHER_TEAM, SUITS, parse_cards, parse_suit
 from ..games.pedro.game import play_game
 from ..games.pedro.rules import TWO_SCORED_BY, Rules
 from ..games.pedro.scoring import (
-    HandPoints,
+    POINT_CARDS,
+    TWO_POINT_CARDS,
+    TWOS,
     PointCard,
     Settlement,
     check_game_running,
@@ -136,10 +138,10 @@ def trick(request: dict, lang: str) -> dict:
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
     roles = IN_PLAY[trump]
-    points = sum(roles[card].points for card in point_cards)
+    points = sum([roles[card].points for card in point_cards])
     plays = [(seat, CARD_TEXTS[card]) for seat, card in result.plays]
     point_texts = [CARD_TEXTS[card] for card in point_cards]
-    two_rule = rules.two_scored_by if Card("2", trump) in point_cards else None
+    two_rule = rules.two_scored_by if TWOS[trump] in point_cards else None
     explanation = TRICK_TEXTS[result.trumped, bool(point_cards), two_rule][lang].format(
         SUIT_SIGNS[trump], LIST_SEPARATORS[lang].join([f"{seat} {card}" for seat, card in plays]),
         result.winner, result.team, CARD_TEXTS[result.card], " ".join(point_texts), points,
@@ -162,27 +164,6 @@ def trick(request: dict, lang: str) -> dict:
 TWO_FIELDS = (("two_dealt_to", "dealt"), ("two_played_by", "played"))
 
 
-def _hand_points(hand: dict, rules: Rules) -> HandPoints:
-    """Points of one hand input: given directly, or from the captured cards."""
-    points, trump, captured = hand.get("points"), hand.get("trump"), hand.get("captured")
-    has_points = points is not None
-    if (trump is None) != has_points or (captured is None) != has_points:  # points, or trump and captured
-        raise RuleError("points_or_captured", ("points",))
-    for key, rule in TWO_FIELDS:
-        if hand.get(key) is not None and (has_points or rules.two_scored_by != rule):
-            raise RuleError("two_field_for_rule", (key,), field=key, rule=rules.two_scored_by)
-    if has_points:
-        check_points(points)
-        return HandPoints(dict(points), {})
-    trump = parse_suit(trump)
-    captured = {
-        "NS": parse_cards(captured.get("NS", []), ("captured", "NS")),
-        "EW": parse_cards(captured.get("EW", []), ("captured", "EW")),
-    }
-    two_team = hand.get("two_dealt_to") if rules.two_scored_by == "dealt" else hand.get("two_played_by")
-    return hand_points(trump, captured, rules, two_team)
-
-
 def _check_bid(hand: dict, rules: Rules) -> None:
     """The bid lies between the minimum and the maximum bid (rules/pedro.md, "A hand",
     step 1); the rules are checked, so the dealer's forced bid lies between them too."""
@@ -192,6 +173,34 @@ def _check_bid(hand: dict, rules: Rules) -> None:
             "bid_outside_rules", ("bid", "amount"), amount=amount,
             min_bid=rules.min_bid, max_bid=rules.max_bid, forced=rules.dealer_forced_bid,
         )
+
+
+def _hand_points(hand: dict, rules: Rules) -> tuple[dict[str, int], dict[str, list[PointCard]] | None]:
+    """Points of one hand input, given directly or from the trump and the captured cards,
+    with the point cards behind them (None when the points were given)."""
+    points, trump, captured = hand.get("points"), hand.get("trump"), hand.get("captured")
+    has_points = points is not None
+    if (trump is None) != has_points or (captured is None) != has_points:  # points, or trump and captured
+        raise RuleError("points_or_captured", ("points",))
+    if "two_dealt_to" in hand or "two_played_by" in hand:
+        _check_two_fields(hand, has_points, rules)
+    if has_points:
+        check_points(points)
+        return points, None
+    trump = parse_suit(trump)
+    captured = {
+        "NS": parse_cards(captured.get("NS", []), ("captured", "NS")),
+        "EW": parse_cards(captured.get("EW", []), ("captured", "EW")),
+    }
+    two_team = hand.get("two_dealt_to") if rules.two_scored_by == "dealt" else hand.get("two_played_by")
+    return hand_points(trump, captured, rules, two_team)
+
+
+def _check_two_fields(hand: dict, has_points: bool, rules: Rules) -> None:
+    """A team named for the 2 of trump goes with captured cards and the rule that scores it."""
+    for key, rule in TWO_FIELDS:
+        if hand.get(key) is not None and (has_points or rules.two_scored_by != rule):
+            raise RuleError("two_field_for_rule", (key,), field=key, rule=rules.two_scored_by)
 
 
 #: How a hand leaves the game: the key of its sentence after ``pedro.`` (rules/pedro.md,
@@ -208,13 +217,14 @@ NEXT_OUTCOMES = {
 WIN_OUTCOMES = {"target": "win_target", "bidder_goes_out": "win_bidder_goes_out"}
 
 
-def _outcome(result: Settlement, rules: Rules) -> str:
-    """The hand's outcome (one of :data:`OUTCOMES`)."""
-    if result.decided_by is None:
-        return NEXT_OUTCOMES[result.next_hand]
-    if result.decided_by == "tie_rule":
+def _outcome(decided_by: str | None, next_hand: str | None, rules: Rules) -> str:
+    """A hand's outcome (one of :data:`OUTCOMES`) from its settlement's ``decided_by`` and
+    ``next_hand``."""
+    if decided_by is None:
+        return NEXT_OUTCOMES[next_hand]
+    if decided_by == "tie_rule":
         return "win_tie_bidder" if rules.tie_rule == "bidder_wins" else "win_tie_higher"
-    return WIN_OUTCOMES[result.decided_by]
+    return WIN_OUTCOMES[decided_by]
 
 
 #: What fills a settled hand's explanation (:data:`HAND_TEXTS`), in this order.
@@ -261,19 +271,32 @@ GAME_TEXTS = {
 }
 
 
+#: ``POINT_CARD_DATA[point card]``: every point card a hand can score, as data (each
+#: answer gets copies).
+POINT_CARD_DATA = {
+    point_card: {
+        "card": CARD_TEXTS[point_card.card], "points": point_card.points,
+        "name": point_card.name, "reason": point_card.reason,
+    }
+    for trump in SUITS
+    for point_card in (*POINT_CARDS[trump], *TWO_POINT_CARDS[trump].values())
+}
+
+
 def _point_cards(cards: dict[str, list[PointCard]]) -> dict:
     """Each team's point cards as data."""
     return {
-        "NS": [{"card": CARD_TEXTS[p.card], "points": p.points, "name": p.name, "reason": p.reason} for p in cards["NS"]],
-        "EW": [{"card": CARD_TEXTS[p.card], "points": p.points, "name": p.name, "reason": p.reason} for p in cards["EW"]],
+        "NS": [dict(POINT_CARD_DATA[point_card]) for point_card in cards["NS"]],
+        "EW": [dict(POINT_CARD_DATA[point_card]) for point_card in cards["EW"]],
     }
 
 
-def _settlement(result: Settlement, points: HandPoints, rules: Rules, texts: dict) -> dict:
-    """One settled hand as data; ``texts`` is :data:`HAND_TEXTS` in the request's language."""
+def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dict) -> dict:
+    """One settled hand as data: ``cards`` are its point cards (None: the points were
+    given); ``texts`` is :data:`HAND_TEXTS` in the request's language."""
     bidder, bid, taken, made, deltas, before, after, going_out, over, winner, decided_by, next_hand = result
     other = OTHER_TEAM[bidder]
-    explanation = texts[made, going_out, _outcome(result, rules)].format(
+    explanation = texts[made, going_out, _outcome(decided_by, next_hand, rules)].format(
         bidder, bid, taken[bidder], other, taken[other],
         before["NS"], after["NS"], before["EW"], after["EW"],
         rules.bidder_out_margin, winner, rules.target,
@@ -281,7 +304,7 @@ def _settlement(result: Settlement, points: HandPoints, rules: Rules, texts: dic
     return {
         "bid": {"team": bidder, "amount": bid},
         "points": taken,
-        "point_cards": _point_cards(points.cards) if points.cards else None,  # None: points given
+        "point_cards": None if cards is None else _point_cards(cards),
         "bid_made": made,
         "deltas": deltas,
         "scores_before": before,
@@ -312,10 +335,12 @@ def _settlement(result: Settlement, points: HandPoints, rules: Rules, texts: dic
 def hand(request: dict, lang: str) -> dict:
     rules = _rules(request)
     _check_bid(request, rules)
-    check_game_running(request["scores_before"], rules, ("scores_before",))
-    points = _hand_points(request, rules)
-    result = settle(request["bid"]["team"], request["bid"]["amount"], request["scores_before"], points.points, rules)
-    settlement = _settlement(result, points, rules, HAND_TEXTS[lang])
+    before = request["scores_before"]
+    check_game_running(before, rules, ("scores_before",))
+    points, cards = _hand_points(request, rules)
+    bid = request["bid"]
+    result = settle(bid["team"], bid["amount"], before, points, rules)
+    settlement = _settlement(result, cards, rules, HAND_TEXTS[lang])
     settlement["rules"] = rules.as_dict()
     return settlement
 
@@ -336,27 +361,29 @@ def hand(request: dict, lang: str) -> dict:
 )
 def game(request: dict, lang: str) -> dict:
     rules = _rules(request)
-    inputs, points = [], []
+    inputs, cards = [], []  # every hand is read and checked before any is settled
     for index, entry in enumerate(request["hands"]):
         try:
             _check_bid(entry, rules)
-            hand_result = _hand_points(entry, rules)
+            points, hand_cards = _hand_points(entry, rules)
         except RuleError as error:
             raise error.within("hands", index) from None
-        points.append(hand_result)
         bid = entry["bid"]
-        inputs.append((bid["team"], bid["amount"], hand_result.points))
+        inputs.append((bid["team"], bid["amount"], points))
+        cards.append(hand_cards)
     ledger = play_game(inputs, rules)
     texts = HAND_TEXTS[lang]
-    outcome = _outcome(ledger.hands[-1], rules) if ledger.hands else "next_normal"
+    hands = [_settlement(result, hand_cards, rules, texts) for result, hand_cards in zip(ledger.hands, cards)]
+    last = ledger.hands[-1] if hands else None
+    outcome = _outcome(last.decided_by, last.next_hand, rules) if last else "next_normal"
+    scores = ledger.scores
     return {
-        "hands": [_settlement(r, p, rules, texts) for r, p in zip(ledger.hands, points)],
-        "scores": ledger.scores,
+        "hands": hands,
+        "scores": scores,
         "winner": ledger.winner,
         "next_hand": ledger.next_hand,
         "rules": rules.as_dict(),
         "explanation": GAME_TEXTS[lang][outcome].format(
-            len(ledger.hands), ledger.scores["NS"], ledger.scores["EW"], rules.target,
-            ledger.winner, rules.bidder_out_margin,
+            len(hands), scores["NS"], scores["EW"], rules.target, ledger.winner, rules.bidder_out_margin,
         ),
     }

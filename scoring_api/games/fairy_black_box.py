@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_left
+from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from .errors import RuleError
@@ -45,12 +47,15 @@ _BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
 _CLOSING = {opening: closing for opening, closing in _BRACKETS}  # opening -> closing
 
 
+@lru_cache(maxsize=1024)
 def is_kirakira(treasure_name: str) -> bool:
     """Is this treasure 〈きらきら〉? Accepts きらきら, キラキラ and kirakira (any case),
     with or without brackets such as 〈〉 (*Final scoring*, the tie-break card).
 
     The name is compared folded: NFKC (half-width ｷﾗｷﾗ, full-width letters and ＜＞ become
-    ordinary), case-folded, spaces trimmed, one pair of brackets removed.
+    ordinary), case-folded, spaces trimmed, one pair of brackets removed. The answers are
+    remembered: the same few printed names come back game after game (the box holds 15
+    treasure cards).
     """
     folded = unicodedata.normalize("NFKC", treasure_name).casefold().strip()
     if len(folded) >= 2 and _CLOSING.get(folded[0]) == folded[-1]:
@@ -108,27 +113,23 @@ class Treasure(NamedTuple):
 
 
 class Player(NamedTuple):
+    """A player at the end of the game. The scoring below reads players and treasures by
+    position, so plain ``(name, mood, eliminated, treasures)`` and ``(name, points)``
+    tuples will do as well (the API passes those)."""
+
     name: str
     mood: int
     eliminated: bool
     treasures: tuple[Treasure, ...] = ()
 
 
-def kirakira_cards(players: list[Player]) -> list[tuple[int, int]]:
-    """Where 〈きらきら〉 lies in the players' hands: ``(player index, treasure index)`` of
-    each such treasure, in request order."""
-    return [
-        (p, c)
-        for p, player in enumerate(players)
-        for c, treasure in enumerate(player.treasures)
-        if is_kirakira(treasure.name)
-    ]
+#: A player's name, a treasure's points (of named or plain tuples).
+NAME, POINTS = itemgetter(0), itemgetter(1)
 
 
-def check_players(players: list[Player], kirakira: list[tuple[int, int]]) -> None:
-    """Refuse a table the rules cannot produce; the error points at the first culprit.
-
-    ``kirakira`` is the players' :func:`kirakira_cards`.
+def check_players(players: list[Player]) -> int | None:
+    """Refuse a table the rules cannot produce (the error points at the first culprit);
+    return the index of the player holding 〈きらきら〉 (None: nobody holds it).
 
     * names tell players apart, so each is used once;
     * a player still in has mood 1 or more (*Mood*: at 0 the player is eliminated);
@@ -137,45 +138,49 @@ def check_players(players: list[Player], kirakira: list[tuple[int, int]]) -> Non
     * 〈きらきら〉 is one card: one holder, one copy (*Final scoring*).
     """
     check_player_count(len(players))
-    if len({player.name for player in players}) < len(players):
+    if len(set(map(NAME, players))) < len(players):
         _refuse_duplicate_name(players)
     total = 0
-    for p, player in enumerate(players):
-        if player.eliminated and player.treasures:
-            raise RuleError(
-                "eliminated_with_treasures", ("players", p, "treasures"),
-                name=player.name, count=len(player.treasures),
-            )
-        if not player.eliminated and player.mood == 0:
-            raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=player.name)
-        total += len(player.treasures)
+    kirakira = []  # (player index, treasure index) of each 〈きらきら〉, in request order
+    for p, (name, mood, eliminated, treasures) in enumerate(players):
+        if eliminated:
+            if treasures:
+                raise RuleError(
+                    "eliminated_with_treasures", ("players", p, "treasures"), name=name, count=len(treasures),
+                )
+        elif mood == 0:
+            raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=name)
+        total += len(treasures)
+        for c, (treasure, _) in enumerate(treasures):
+            if is_kirakira(treasure):
+                kirakira.append((p, c))
     if total > TREASURE_CARDS:
         _refuse_too_many_treasures(players, total)
     if len(kirakira) > 1:  # the second copy is refused
         (holder, _), (p, c) = kirakira[:2]
         if holder == p:
-            raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p].name)
+            raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p][0])
         raise RuleError(
-            "two_kirakira", ("players", p, "treasures", c),
-            first=players[holder].name, second=players[p].name,
+            "two_kirakira", ("players", p, "treasures", c), first=players[holder][0], second=players[p][0],
         )
+    return kirakira[0][0] if kirakira else None
 
 
 def _refuse_duplicate_name(players: list[Player]) -> None:
     """Name the first player whose name was used before."""
     seen: set[str] = set()
-    for p, player in enumerate(players):
-        if player.name in seen:
-            raise RuleError("duplicate_name", ("players", p, "name"), name=player.name)
-        seen.add(player.name)
+    for p, (name, _, _, _) in enumerate(players):
+        if name in seen:
+            raise RuleError("duplicate_name", ("players", p, "name"), name=name)
+        seen.add(name)
 
 
 def _refuse_too_many_treasures(players: list[Player], total: int) -> None:
     """More than the box's 15 treasure cards in all hands: the error points at the hand
     that passes the limit."""
     held = 0
-    for p, player in enumerate(players):
-        held += len(player.treasures)
+    for p, (_, _, _, treasures) in enumerate(players):
+        held += len(treasures)
         if held > TREASURE_CARDS:
             raise RuleError(
                 "too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS
@@ -192,76 +197,83 @@ class PlayerScore(NamedTuple):
     rank: int | None = None
 
 
-def score_player(player: Player) -> int | None:
-    """A player's score: the sum of the points of the treasures in hand, or ``None`` when
-    eliminated (*Final scoring*: only players who were not eliminated score)."""
-    return None if player.eliminated else sum([t.points for t in player.treasures])
-
-
 class GameScore(NamedTuple):
-    players: tuple[PlayerScore, ...]
+    """The final scoring. Each player's result is kept by column, in request order (the
+    API reads the columns); :attr:`players` gives it as one :class:`PlayerScore` each."""
+
+    table: tuple[Player, ...]  # the players as given
+    scores: tuple[int | None, ...]  # by player: None for the eliminated, who do not score
+    ranks: tuple[int | None, ...]  # by player: None for the eliminated, who have no rank
+    kirakira_holder: int | None  # the index of the player holding 〈きらきら〉
     winners: tuple[str, ...]
     decided_by: str | None  # "score" | "kirakira" | "mood" | "shared" | None (no survivor)
     top_score: int | None
     tied: tuple[str, ...]  # the players at the top score, in request order
     top_mood: int | None  # the highest mood among them (used when mood decides or is tied)
+    out: tuple[str, ...]  # the eliminated players, in request order
+
+    @property
+    def players(self) -> tuple[PlayerScore, ...]:
+        columns = zip(self.table, self.scores, self.ranks)
+        return tuple([
+            PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
+            for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
+        ])
 
 
-def decide_winners(tied: list[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
-    """The winners among ``tied``, the scoring players at the top score, and the step
-    that decided them (*Final scoring*).
+def _decided_by(tied: int, winners: int, best: tuple[int, bool, int]) -> str:
+    """The step of *Final scoring* that found the ``winners`` among the ``tied`` players
+    (counts), from the winners' place in the order of :func:`score_game` (``best``):
 
     1. Highest score wins (``"score"``; a single survivor always wins this way).
     2. Tied: the tied player holding 〈きらきら〉 wins (``"kirakira"``).
     3. Otherwise the tied player with the highest mood wins (``"mood"``).
     4. Still tied: they share the win (``"shared"``).
-
-    Decision: with nobody left to score, there is no winner: ``((), None)``.
     """
-    if not tied:
-        return (), None
-    if len(tied) == 1:
-        return (tied[0].name,), "score"
-    holders = [s for s in tied if s.has_kirakira]
-    if holders:
-        return (holders[0].name,), "kirakira"
-    mood = max([s.mood for s in tied])
-    happiest = tuple([s.name for s in tied if s.mood == mood])
-    return happiest, "mood" if len(happiest) == 1 else "shared"
+    if tied == 1:
+        return "score"
+    if not best[1]:  # the best key holds 〈きらきら〉
+        return "kirakira"
+    return "mood" if winners == 1 else "shared"
 
 
 def score_game(players: list[Player]) -> GameScore:
-    """Final scoring of a finished game (*Final scoring*), after :func:`check_players`.
+    """Final scoring of a finished game (*Final scoring*), once :func:`check_players` passed.
 
-    Ranks: 1 + the number of scoring players strictly ahead, in the order of the
-    tie-breaks of :func:`decide_winners` (higher score, then holding 〈きらきら〉, then higher
-    mood); eliminated players have no rank. Rank 1 is exactly the winners.
+    A player's score is the sum of the points of the treasures in hand; eliminated players
+    do not score. The scoring players are ordered by the tie-breaks of :func:`_decided_by`:
+    the higher score, then holding 〈きらきら〉, then the higher mood. The winners are the
+    players first in that order; ranks: 1 + the number of scoring players strictly ahead,
+    so rank 1 is exactly the winners. Eliminated players have no rank.
+
+    Decision: with nobody left to score, there is no winner and ``decided_by`` is None.
     """
-    kirakira = kirakira_cards(players)
-    check_players(players, kirakira)
-    holds = [False] * len(players)
-    if kirakira:
-        holds[kirakira[0][0]] = True  # the only copy, once checked
-    scores = [score_player(player) for player in players]
-    keys = [  # better first
-        None if score is None else (-score, not held, -player.mood)
-        for player, score, held in zip(players, scores, holds)
-    ]
-    ordered = sorted([key for key in keys if key is not None])
-    results = tuple([
-        PlayerScore(
-            player.name, player.eliminated, player.mood, player.treasures, score, held,
-            None if key is None else 1 + bisect_left(ordered, key),
-        )
-        for player, score, held, key in zip(players, scores, holds, keys)
-    ])
-    if not ordered:  # everyone eliminated
-        return GameScore(results, (), None, None, (), None)
-    top = -ordered[0][0]  # the best key's score
-    tied = [s for s in results if s.score == top]
-    winners, decided_by = decide_winners(tied)
-    top_mood = max([s.mood for s in tied])
-    return GameScore(results, winners, decided_by, top, tuple([s.name for s in tied]), top_mood)
+    holder = check_players(players)
+    keys = []  # each player's place in that order, smaller is better; None: eliminated
+    for p, (_, mood, eliminated, treasures) in enumerate(players):
+        keys.append(None if eliminated else (-sum(map(POINTS, treasures)), p != holder, -mood))
+    ordered = sorted(filter(None, keys))  # the scoring players' keys, best first
+    best = ordered[0] if ordered else None
+    scores, ranks, out, tied, winners = [], [], [], [], []
+    top_mood = None
+    for (name, mood, _, _), key in zip(players, keys):
+        if key is None:
+            scores.append(None)
+            ranks.append(None)
+            out.append(name)
+            continue
+        scores.append(-key[0])
+        ranks.append(1 + bisect_left(ordered, key))
+        if key[0] == best[0]:  # at the top score
+            tied.append(name)
+            top_mood = mood if top_mood is None else max(top_mood, mood)
+            if key == best:
+                winners.append(name)
+    return GameScore(
+        tuple(players), tuple(scores), tuple(ranks), holder, tuple(winners),
+        _decided_by(len(tied), len(winners), best) if best else None,
+        -best[0] if best else None, tuple(tied), top_mood, tuple(out),
+    )
 
 
 # -- End of the game (rules: Deck refresh and end) ---------------------------------------

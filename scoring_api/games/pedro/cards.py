@@ -162,6 +162,6 @@ def parse_card(text: str, where: tuple = ()) -> Card:
 def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
     """Every text as a card; the first one that is not a card is refused, by index."""
     try:
-        return [CARD_SPELLINGS[text.strip()] for text in texts]
-    except (KeyError, AttributeError):
+        return list(map(CARD_SPELLINGS.__getitem__, map(str.strip, texts)))
+    except (KeyError, TypeError):  # not a card, or not a text
         return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]

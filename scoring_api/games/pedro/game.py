@@ -22,18 +22,16 @@ def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> Gam
     is won is refused."""
     scores = {"NS": 0, "EW": 0}
     ledger: list[Settlement] = []
+    over = False
     for index, (team, bid, points) in enumerate(hands):
-        if ledger and ledger[-1].game_over:
+        if over:
             raise RuleError(
                 "hand_after_game_over", ("hands", index),
                 hand=index + 1, winner=ledger[-1].winner, after=index,
             )
         result = settle(team, bid, scores, points, rules)
         ledger.append(result)
-        scores = result.scores_after
-    last = ledger[-1] if ledger else None
-    return GameLedger(
-        tuple(ledger), scores,
-        last.winner if last else None,
-        last.next_hand if last else "normal",
-    )
+        scores, over = result.scores_after, result.game_over
+    if not ledger:
+        return GameLedger((), scores, None, "normal")
+    return GameLedger(tuple(ledger), scores, result.winner, result.next_hand)

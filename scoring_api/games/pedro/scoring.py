@@ -11,7 +11,6 @@ subtracts the bid (scores may go negative); the other team always adds what it t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import RuleError
@@ -21,8 +20,7 @@ from .rules import MAX_POINTS, Rules
 MAX_CAPTURED = 24  # six tricks of four cards
 
 
-@dataclass(frozen=True)
-class PointCard:
+class PointCard(NamedTuple):
     card: Card
     points: int
     name: str  # ace, jack, ten, pedro, low_pedro, two
@@ -31,7 +29,7 @@ class PointCard:
 
 class HandPoints(NamedTuple):
     points: dict[str, int]
-    cards: dict[str, list[PointCard]]  # {} when the points were given, not the cards
+    cards: dict[str, list[PointCard]]  # each team's point cards, in the order of its list
 
 
 def _point_cards(trump: str) -> list[PointCard]:
@@ -156,10 +154,13 @@ def _tie_continues(scores: dict[str, int], rules: Rules) -> bool:
 def settle(
     bid_team: str, bid: int, scores_before: dict[str, int], points: dict[str, int], rules: Rules
 ) -> Settlement:
-    """Apply one hand's points to the scores and decide whether the game is over."""
+    """Apply one hand's points to the scores and decide whether the game is over.
+
+    The result holds ``scores_before`` and ``points`` themselves, not copies."""
     other = OTHER_TEAM[bid_team]
-    made = points[bid_team] >= bid
-    deltas = {bid_team: points[bid_team] if made else -bid, other: points[other]}
+    taken = points[bid_team]
+    made = taken >= bid
+    deltas = {bid_team: taken if made else -bid, other: points[other]}
     after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
@@ -173,7 +174,7 @@ def settle(
     else:
         next_hand = "normal"
     return Settlement(
-        bid_team, bid, dict(points), made, deltas, dict(scores_before), after,
+        bid_team, bid, points, made, deltas, scores_before, after,
         going_out, winner is not None, winner, decided_by, next_hand,
     )
 
