@@ -21,6 +21,8 @@ every request with marshmallow's (:data:`VERIFY`).
 
 from __future__ import annotations
 
+import dis
+import inspect
 from typing import Any, Callable
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
@@ -246,10 +248,30 @@ def _post_load_lines(source: Source, schema: Schema, unknown: str) -> list[str]:
         return ["    return result"]
     lines = ["    try:"]
     for hook_name, _, options in ordered:
-        hook = source.ref(getattr(schema, hook_name), "post_load")
-        original = "data, " if options.get("pass_original", False) else ""
-        lines.append(f"        result = {hook}(result, {original}many=False, partial=None, unknown={unknown!r})")
+        bound = getattr(schema, hook_name)
+        hook = source.ref(bound, "post_load")
+        arguments = ["result", "data"] if options.get("pass_original", False) else ["result"]
+        if not _ignores_keywords(bound):
+            arguments.append(f"many=False, partial=None, unknown={unknown!r}")
+        lines.append(f"        result = {hook}({', '.join(arguments)})")
     return lines + ["    except ValidationError:", "        raise Fallback from None", "    return result"]
+
+
+def _ignores_keywords(hook: Callable) -> bool:
+    """Does ``hook`` (a bound ``def hook(self, data, **_)``) never read its keyword
+    arguments? Then calling it without ``many``, ``partial`` and ``unknown`` changes nothing,
+    and saves a tenth of a microsecond per object. Read from the bytecode: no instruction
+    names the ``**`` parameter, no closure captures it, and neither ``locals()`` nor
+    ``vars()`` is called."""
+    code = getattr(getattr(hook, "__func__", None), "__code__", None)
+    if code is None or code.co_flags & inspect.CO_VARARGS or not code.co_flags & inspect.CO_VARKEYWORDS:
+        return False
+    if code.co_argcount != 2 or code.co_kwonlyargcount or {"locals", "vars"} & set(code.co_names):
+        return False
+    keywords = code.co_varnames[code.co_argcount]
+    if keywords in code.co_cellvars:
+        return False
+    return all(instruction.argval != keywords for instruction in dis.get_instructions(code))
 
 
 def _test(source: Source, validator, value: str, scalar: bool) -> str:
@@ -348,6 +370,12 @@ def _dump_lines(source: Source, schema: Schema, read: str) -> list[str]:
     return lines + [f"    {line}" for line in later] + ["    return result"]
 
 
+def _sequence(value: str) -> str:
+    """The name ``value`` as a sequence to dump item by item: a list at once, a tuple or
+    anything else through ``codegen._sequence`` (marshmallow's, unless a tuple)."""
+    return f"({value} if type({value}) is list else _sequence({value}))"
+
+
 def _dump_expression(source: Source, field: fields.Field, value: str) -> str | None:
     """An expression of the name ``value`` (present): the dumped value, or a ``Fallback``
     raised; ``None`` for a field type this module leaves to marshmallow."""
@@ -363,7 +391,7 @@ def _dump_expression(source: Source, field: fields.Field, value: str) -> str | N
         return value
     if kind is fields.List:
         item = _dump_expression(source, field.inner, "y")
-        converted = None if item is None else f"[{item} for y in _sequence({value})]"
+        converted = None if item is None else f"[{item} for y in {_sequence(value)}]"
     elif kind is fields.Dict:
         key = _dump_expression(source, field.key_field, "k") if field.key_field else "k"
         item = _dump_expression(source, field.value_field, "y") if field.value_field else "y"
@@ -371,7 +399,7 @@ def _dump_expression(source: Source, field: fields.Field, value: str) -> str | N
     elif kind is fields.Nested:
         one = _dump_function(source, field.schema)
         many = field.many or field.schema.many
-        converted = f"[{one}(y) for y in _sequence({value})]" if many else f"{one}({value})"
+        converted = f"[{one}(y) for y in {_sequence(value)}]" if many else f"{one}({value})"
     else:
         return None
     return f"(None if {value} is None else {converted})"

@@ -357,3 +357,35 @@ def test_a_schema_nested_in_itself_is_compiled_to_a_bounded_depth():
     # one function per level and one per list field, until the source is crowded
     functions = compiled._schema_loader(schema, schema.unknown).__source__.count("\ndef ") + 1
     assert functions <= 2 * compiled.codegen.MAX_FUNCTIONS + 2
+
+
+class HookSchema(Schema):
+    n = integer(required=True)
+
+    @post_load
+    def quiet(self, data, **_):  # never reads its keywords: called without them
+        return {**data, "quiet": True}
+
+    @post_load(pass_original=True)
+    def loud(self, data, original, **kwargs):  # reads them: they are passed
+        return {**data, "many": kwargs["many"], "unknown": kwargs["unknown"], "keys": sorted(original)}
+
+
+def test_post_load_hooks_get_their_keywords_unless_they_never_read_them():
+    schema = HookSchema()
+    fast = compiled._schema_loader(schema, schema.unknown)
+    assert fast({"n": 1}) == schema.load({"n": 1}) == {
+        "n": 1, "quiet": True, "many": False, "unknown": "raise", "keys": ["n"],
+    }
+    assert "(result)" in fast.__source__
+    assert "(result, data, many=False, partial=None, unknown='raise')" in fast.__source__
+    assert compiled._ignores_keywords(schema.quiet) and not compiled._ignores_keywords(schema.loud)
+
+    def sneaky(self, data, **kwargs):
+        return locals()
+
+    def captured(self, data, **kwargs):
+        return lambda: kwargs
+
+    for hook in (sneaky, captured):
+        assert not compiled._ignores_keywords(hook.__get__(schema))
