@@ -64,14 +64,15 @@ class ApplejackTileSchema(StrictSchema):
 
     @post_load
     def to_tile(self, tile, **_):
+        """The loaded fields as a Tile (``apples`` is the loaded dict itself: a fresh one)."""
         beehives = tile.get("beehives")
-        return applejack.Tile(
-            field=tile["field"],
-            apples=dict(tile.get("apples", {})),
-            blossoms=tile.get("blossoms", 0),
-            beehives=None if beehives is None else tuple(beehives),
-            price=tile.get("price"),
-            pasture=tile.get("pasture", False),
+        return applejack.Tile(  # positional, as Tile's fields are declared
+            tile["field"],
+            tile.get("apples", {}),
+            tile.get("blossoms", 0),
+            None if beehives is None else tuple(beehives),
+            tile.get("price"),
+            tile.get("pasture", False),
         )
 
 
