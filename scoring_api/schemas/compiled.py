@@ -371,9 +371,9 @@ def _dump_lines(source: Source, schema: Schema, read: str) -> list[str]:
 
 
 def _sequence(value: str) -> str:
-    """The name ``value`` as a sequence to dump item by item: a list at once, a tuple or
-    anything else through ``codegen._sequence`` (marshmallow's, unless a tuple)."""
-    return f"({value} if type({value}) is list else _sequence({value}))"
+    """The name ``value`` as a sequence to dump item by item: a list or tuple at once,
+    anything else through ``codegen._sequence`` (which falls back)."""
+    return f"({value} if type({value}) is list or type({value}) is tuple else _sequence({value}))"
 
 
 def _dump_expression(source: Source, field: fields.Field, value: str) -> str | None:
