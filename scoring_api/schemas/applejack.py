@@ -6,11 +6,11 @@ beehive, more than 7 varieties, ...) are the rules module's, raised as rule erro
 
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, post_load, validate
+from marshmallow import fields, post_load, validate
 
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS, FIELDS
-from .common import StrictSchema, boolean, integer
+from .common import MaxProperties, StrictSchema, boolean, integer
 
 MAX_APPLES = 10  # apples of one variety on one tile
 MAX_BLOSSOMS = 10  # blossoms on one tile
@@ -23,11 +23,6 @@ EDGES = list(DIRECTIONS)
 FIELD_RANGE = validate.Range(min(FIELDS), max(FIELDS))
 FIELD_TEXT = "Field 1-19 in reading order (rows of 3-4-5-4-3 from the top; 10 is the centre)."
 EDGE_TEXT = "Edge direction: e, se, sw, w, nw, ne (e = right, nw = up-left)."
-
-
-def _at_most_varieties(apples: dict) -> None:
-    if len(apples) > applejack.MAX_VARIETIES:
-        raise ValidationError(f"Longer than maximum length {applejack.MAX_VARIETIES}.")
 
 
 def variety(**kwargs) -> fields.String:
@@ -45,7 +40,7 @@ class ApplejackTileSchema(StrictSchema):
     apples = fields.Dict(
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
-        validate=_at_most_varieties,
+        validate=MaxProperties(applejack.MAX_VARIETIES),
         metadata={
             "description": "Apples per variety id (any name, 1-30 characters), e.g. {\"red\": 2}.",
             "maxProperties": applejack.MAX_VARIETIES,

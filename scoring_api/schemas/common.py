@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 
 class StrictSchema(Schema):
@@ -11,6 +11,26 @@ class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
         ordered = True
+
+
+class MaxProperties(validate.Validator):
+    """At most ``maximum`` members in an object (JSON Schema's ``maxProperties``, which the
+    field's metadata states), refused with marshmallow's Length message. Not a ``Length``:
+    apispec would document that as a string's ``maxLength``. The compiled loader tests it
+    inline (``len(x) <= maximum``)."""
+
+    error = "Longer than maximum length {maximum}."
+
+    def __init__(self, maximum: int) -> None:
+        self.maximum = maximum
+
+    def __call__(self, value):
+        if len(value) > self.maximum:
+            raise ValidationError(self.error.format(maximum=self.maximum))
+        return value
+
+    def _repr_args(self) -> str:
+        return f"maximum={self.maximum!r}"
 
 
 class JsonInteger(fields.Integer):

@@ -30,7 +30,7 @@ from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, PRE_LOAD, VAL
 
 from . import codegen
 from .codegen import Fallback, Source
-from .common import JsonBoolean, JsonInteger
+from .common import JsonBoolean, JsonInteger, MaxProperties
 
 Convert = Callable[[Any], Any]
 
@@ -299,6 +299,8 @@ def _test(source: Source, validator, value: str, scalar: bool) -> str:
         low = "" if validator.min is None else f"{_constant(source, validator.min)} <= "
         high = "" if validator.max is None else f" <= {_constant(source, validator.max)}"
         return f"{low}len({value}){high}" if low or high else "True"
+    if kind is MaxProperties:
+        return f"len({value}) <= {_constant(source, validator.maximum)}"
     if kind is validate.Regexp and scalar and hasattr(validator.regex, "match"):
         return f"{source.ref(validator.regex.match, 'match')}({value}) is not None"
     return f"_passes({source.ref(validator, 'validator')}, {value})"

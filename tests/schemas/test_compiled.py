@@ -22,7 +22,7 @@ from scoring_api import create_app
 from scoring_api.api.operations import load_operations
 from scoring_api.games.errors import RuleError
 from scoring_api.schemas import compiled
-from scoring_api.schemas.common import JsonBoolean, JsonInteger, StrictSchema, integer
+from scoring_api.schemas.common import JsonBoolean, JsonInteger, MaxProperties, StrictSchema, integer
 
 create_app()  # registers every operation
 OPERATIONS = {op.operation_id: op for op in load_operations()}
@@ -300,6 +300,7 @@ class EdgeSchema(Schema):
     point = fields.Nested(PointSchema, allow_none=True)
     checked = fields.Nested(PointSchema, validate=lambda p: _refuse(p.x <= 0))
     anything = fields.Dict()
+    few = fields.Dict(values=integer(), validate=MaxProperties(2))
     loose = fields.Raw(allow_none=True, validate=validate.Length(max=2))
     deep = fields.List(fields.List(integer(validate=validate.OneOf([1, 2]))))
     label = fields.String(load_default="none", allow_none=True)
@@ -326,6 +327,8 @@ def test_every_inline_form_loads_as_marshmallow_does(data):
     ({"point": None, "checked": {"x": 1}, "loose": None, "deep": [[1], [2, 1]], "label": None}, "ok"),
     ({"checked": {"x": 0}}, "fallback"),
     ({"anything": {"a": [None]}}, "ok"),
+    ({"few": {"a": 1, "b": 2}}, "ok"),
+    ({"few": {"a": 1, "b": 2, "c": 3}}, "fallback"),
 ])
 def test_inline_forms_take_the_right_road(data, road):
     assert check_load(EDGE, data) == road
