@@ -45,8 +45,12 @@ def free_port() -> int:
 
 
 def procfile_command(port: int) -> list[str]:
+    """The Procfile's web command as a shell would run it here: ``${NAME:-default}`` from
+    the environment (``PORT`` is the benchmark's own), bound to loopback."""
     line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
-    command = line.split(":", 1)[1].strip().replace("${PORT:-8000}", str(port)).replace("$PORT", str(port))
+    values = {**os.environ, "PORT": str(port)}
+    command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: values.get(m[1], m[2]), line.split(":", 1)[1].strip())
+    command = command.replace("$PORT", str(port))
     return [a.replace("0.0.0.0", "127.0.0.1") for a in shlex.split(command)]
 
 
