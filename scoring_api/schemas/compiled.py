@@ -28,7 +28,6 @@ from typing import Any, Callable
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
-from . import codegen
 from .codegen import Fallback, Source
 from .common import JsonBoolean, JsonInteger, MaxProperties
 

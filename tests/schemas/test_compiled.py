@@ -21,7 +21,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, val
 from scoring_api import create_app
 from scoring_api.api.operations import load_operations
 from scoring_api.games.errors import RuleError
-from scoring_api.schemas import compiled
+from scoring_api.schemas import codegen, compiled
 from scoring_api.schemas.common import JsonBoolean, JsonInteger, MaxProperties, StrictSchema, integer
 
 create_app()  # registers every operation
@@ -359,7 +359,7 @@ def test_a_schema_nested_in_itself_is_compiled_to_a_bounded_depth():
         assert compiled._schema_dumper(schema)(document) == schema.dump(document)
     # one function per level and one per list field, until the source is crowded
     functions = compiled._schema_loader(schema, schema.unknown).__source__.count("\ndef ") + 1
-    assert functions <= 2 * compiled.codegen.MAX_FUNCTIONS + 2
+    assert functions <= 2 * codegen.MAX_FUNCTIONS + 2
 
 
 class HookSchema(Schema):
