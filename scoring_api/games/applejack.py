@@ -208,7 +208,6 @@ def _check_tiles(orchard: Orchard, where: tuple) -> dict[str, dict[int, int]]:
     of the tiles showing it (a tree side with a count above 0), in order of first
     appearance (as :func:`_apples_by_variety`).
     """
-    low, high = VARIETY_NAME_LENGTH
     showing: dict[str, dict[int, int]] = {}
     used: set[int] = set()
     for index, tile in enumerate(orchard.tiles):
@@ -217,25 +216,18 @@ def _check_tiles(orchard: Orchard, where: tuple) -> dict[str, dict[int, int]]:
             raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=field)
         used.add(field)
         try:
-            if tile.pasture:
-                _check_pasture(tile)
-                continue
-            # _check_tile's checks of a tree tile, its varieties read once for both
-            for variety, count in tile.apples.items():
-                # a short ASCII name passes at once, without a call to _is_variety_name
-                if not (low <= len(variety) <= high and variety.isascii()):
-                    if not _is_variety_name(variety):
-                        raise _bad_variety_name(variety, ("apples",))
-                if count > 0:
-                    counts = showing.get(variety)
-                    if counts is None:
-                        showing[variety] = {field: count}
-                    else:
-                        counts[field] = count
-            if tile.beehives:
-                _check_beehives(tile)
+            _check_tile(tile)
         except ApplejackError as error:
             raise error.within(*where, "tiles", index) from None
+        if tile.pasture:
+            continue
+        for variety, count in tile.apples.items():
+            if count > 0:
+                counts = showing.get(variety)
+                if counts is None:
+                    showing[variety] = {field: count}
+                else:
+                    counts[field] = count
     return showing
 
 
@@ -402,7 +394,7 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
     """
     if not printed and len(counts) <= 1:  # no tile, or one tile: an area of its own
         for field, apples in counts.items():  # the one tile, if any
-            honey = apples - die if apples > die else 0  # area_honey(), written out
+            honey = area_honey(apples, die)
             return Harvest(variety, die, (Area(variety, (field,), (), apples, honey),), honey)
         return Harvest(variety, die, (), 0)
     links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, None, ())
@@ -425,7 +417,7 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
             joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
             apples += len(joined)
         group.sort()
-        yielded = apples - die if apples > die else 0  # area_honey(), written out
+        yielded = area_honey(apples, die)
         areas.append(Area(variety, tuple(group), joined, apples, yielded))
         honey += yielded
     for index in lone:
