@@ -3,10 +3,12 @@
 import pytest
 
 from scoring_api import create_app
+from scoring_api.api import operations
 from scoring_api.schemas import compiled
 from tests.fake_openai import FakeModel
 
-compiled.VERIFY = True  # every load and dump in every test is checked against marshmallow's
+compiled.VERIFY = True  # every load in every test is checked against marshmallow's
+operations.CHECK_RESPONSES = True  # every answer in every test is checked against its schema's dump
 
 API_KEY = "sk-test-9f8e7d6c5b4a"  # must never appear in a response or a log line
 

@@ -1,15 +1,16 @@
 """The scoring operations: one registry feeding the REST routes and the OpenAPI document.
 
 An :class:`Operation` names its path, its request and response schemas and a handler
-``(loaded request, lang) -> plain data``; :func:`make_blueprint` turns every operation
-into a thin view (read the input -> load with the schema -> handler -> dump with the
-schema). POST operations read a JSON body; GET operations read the query string (``lang``
-aside), with the same schema, so a tool call can send the same fields as JSON.
+``(loaded request, lang) -> the response``; :func:`make_blueprint` turns every operation
+into a thin view (read the input -> load with the schema -> handler -> JSON). POST
+operations read a JSON body; GET operations read the query string (``lang`` aside), with
+the same schema, so a tool call can send the same fields as JSON.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
 from dataclasses import dataclass
@@ -23,6 +24,11 @@ from ..errors import rule_error
 from ..games.errors import RuleError
 from ..schemas import compiled
 from .body import read_json, request_lang
+
+
+#: When true (the test suite turns it on), every result is checked against the response
+#: schema: it must be ``response_schema.dump(result)`` as JSON, byte for byte.
+CHECK_RESPONSES = False
 
 
 @dataclass(frozen=True)
@@ -40,10 +46,16 @@ class Operation:
     display_facts: Callable[[dict, str], dict] | None = None
 
     def run(self, payload, lang: str) -> dict:
-        """Load ``payload`` with the request schema, apply the rules, dump the result.
+        """Load ``payload`` with the request schema and apply the rules: the response.
 
         The one road every caller takes (REST view, tool call, MCP): invalid input raises
         marshmallow's ValidationError, a rule's refusal an ApiError (both 400s).
+
+        The handler writes its answer in the response schema's shape, so it is not dumped
+        again: a dump would copy every object and list of it (5 µs for an Applejack final
+        score, a tenth of the request's own work) to give the same JSON. That it is the same
+        is checked on every result of the test suite (:data:`CHECK_RESPONSES`) and on
+        generated requests of every operation (``tests/api/test_responses.py``).
         """
         data = self.load(payload)
         try:
@@ -51,7 +63,18 @@ class Operation:
         except RuleError as error:
             shown = self.display_facts(error.facts, lang) if self.display_facts else {}
             raise rule_error(error, self.tag, lang, **shown) from None
-        return self.dump(result)
+        if CHECK_RESPONSES:
+            self.check_response(result)
+        return result
+
+    def check_response(self, result) -> None:
+        """Raise AssertionError unless ``result`` is the response schema's own dump of it,
+        written as the same JSON: the same fields, in the schema's order, of its types."""
+        written, dumped = _json(result), _json(self.response_schema.dump(result))
+        if written != dumped:
+            raise AssertionError(
+                f"{self.operation_id}: the handler wrote {written}\nbut the response schema dumps {dumped}"
+            )
 
     @cached_property
     def request_schema(self) -> Schema:
@@ -60,6 +83,7 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> Schema:
+        """The answer's shape: the OpenAPI document, the tool list and the tests read it."""
         return self.response()
 
     @cached_property
@@ -67,10 +91,11 @@ class Operation:
         """``request_schema.load``, compiled (same result, a fraction of the time)."""
         return compiled.loader(self.request_schema)
 
-    @cached_property
-    def dump(self) -> Callable:
-        """``response_schema.dump``, compiled."""
-        return compiled.dumper(self.response_schema)
+
+def _json(value) -> str:
+    """``value`` as JSON text, keys in their order (integers of any size, as the service
+    writes them)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 OPERATIONS: list[Operation] = []

@@ -1,6 +1,6 @@
-"""Writing and compiling the Python source of :mod:`.compiled`'s loaders and dumpers.
+"""Writing and compiling the Python source of :mod:`.compiled`'s loaders.
 
-A :class:`Source` collects the functions of one compiled loader or dumper (one per schema
+A :class:`Source` collects the functions of one compiled loader (one per schema
 it reaches, plus helpers for list and dict fields) and the objects they refer to (choices,
 bounds, hooks, nested functions), then compiles them together with :func:`compile`. The
 generated text is kept in :mod:`linecache`, so a traceback through it shows its lines, and
@@ -47,24 +47,10 @@ def _passes(validator: Callable, value) -> bool:
     return True
 
 
-def _sequence(value):
-    """A list or tuple dumps item by item; anything else is marshmallow's."""
-    if type(value) is list or type(value) is tuple:
-        return value
-    raise Fallback
-
-
-def _mapping(value):
-    if type(value) is dict:
-        return value
-    raise Fallback
-
-
 #: The names every generated function may use.
 RUNTIME = {
     "Fallback": Fallback, "ValidationError": ValidationError, "missing": missing,
     "_fail": _fail, "_none": _none, "_member": _member, "_passes": _passes,
-    "_sequence": _sequence, "_mapping": _mapping,
 }
 
 _SOURCES = itertools.count(1)
@@ -115,6 +101,6 @@ class Source:
         function = self.namespace[name]
         try:
             function.__source__ = text
-        except AttributeError:  # a bound method (marshmallow's own load or dump)
+        except AttributeError:  # a bound method (marshmallow's own load)
             pass
         return function

@@ -1,22 +1,25 @@
-"""Fast ``load`` and ``dump`` with exactly marshmallow's results, for the common case.
+"""Fast ``load`` with exactly marshmallow's results, for the common case.
 
 Marshmallow takes every value through several layers of calls (error stores, getters,
-``And`` validators): about 5 µs per nested object, which made loading and dumping cost
-more than the game rules (an Apero request: 115 µs to load, 46 µs to dump). The schemas
-stay the single source of shapes; this module reads them once and writes one plain Python
-function per schema (see :mod:`.codegen`): each field is read once, its type and validators
-are tested inline (``type(v) is int and 1 <= v <= 19``), nested objects and list items are
-calls and comprehensions of the nested schema's function, and the result is a dict literal.
+``And`` validators): about 5 µs per nested object, which made loading cost more than the
+game rules (an Apero request: 115 µs to load). The schemas stay the single source of
+shapes; this module reads them once and writes one plain Python function per schema (see
+:mod:`.codegen`): each field is read once, its type and validators are tested inline
+(``type(v) is int and 1 <= v <= 19``), nested objects and list items are calls and
+comprehensions of the nested schema's function, and the result is a dict literal.
 
 Exact by construction: a compiled loader either returns what ``schema.load`` returns, or
 gives up (:class:`Fallback`) and marshmallow runs from the start. It gives up on anything
 it cannot vouch for: a wrong type, a value marshmallow would convert (``2.0`` for an
 integer), a failed validator, a missing required field, an unknown key. So every error (its
 message and its JSON path) still comes from marshmallow, and a field type or hook it does
-not know is handed to marshmallow itself. The same holds for dumping.
-``tests/schemas/test_compiled.py`` checks both against marshmallow on generated valid and
-invalid documents for every operation; the test suite also compares every load and dump of
-every request with marshmallow's (:data:`VERIFY`).
+not know is handed to marshmallow itself.
+``tests/schemas/test_compiled.py`` checks this against marshmallow on generated valid and
+invalid documents for every operation; the test suite also compares every load of every
+request with marshmallow's (:data:`VERIFY`).
+
+Responses are not dumped at run time: each handler writes its answer in the response
+schema's own shape (see :meth:`~scoring_api.api.operations.Operation.run`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import inspect
 from typing import Any, Callable
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
-from marshmallow.decorators import POST_DUMP, POST_LOAD, PRE_DUMP, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
+from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from .codegen import Fallback, Source
 from .common import JsonBoolean, JsonInteger, MaxProperties
@@ -38,7 +41,7 @@ _INTEGERS = (fields.Integer, JsonInteger)
 _BOOLEANS = (fields.Boolean, JsonBoolean)
 _RAW = (fields.Raw, fields.Field)
 
-__all__ = ["Fallback", "VERIFY", "dumper", "loader"]
+__all__ = ["Fallback", "VERIFY", "loader"]
 
 #: When true, every compiled result is also computed by marshmallow and compared (the test
 #: suite turns it on, so each request of every test checks the compiled road).
@@ -48,11 +51,6 @@ VERIFY = False
 def loader(schema: Schema) -> Convert:
     """``schema.load`` as a function, compiled where possible (see the module docstring)."""
     return _or_marshmallow(_schema_loader(schema, schema.unknown), schema.load, schema)
-
-
-def dumper(schema: Schema) -> Convert:
-    """``schema.dump`` as a function, compiled where possible."""
-    return _or_marshmallow(_schema_dumper(schema), schema.dump, schema)
 
 
 def _or_marshmallow(fast: Convert, marshmallow: Convert, schema: Schema) -> Convert:
@@ -313,94 +311,3 @@ def _constant(source: Source, value) -> str:
     if type(value) is frozenset and value and all(type(each) in (int, str) for each in value):
         return "{" + ", ".join(sorted(map(repr, value))) + "}"
     return source.ref(value, "constant")
-
-
-# --- dumping ------------------------------------------------------------------------
-
-
-def _schema_dumper(schema: Schema) -> Convert:
-    """One object of ``schema``: the fields of ``Schema._serialize``, for dicts and plain
-    objects whose every field is present."""
-    source = Source()
-    return source.build(_dump_function(source, schema))
-
-
-def _dump_function(source: Source, schema: Schema) -> str:
-    """The name of the function that dumps one object of ``schema``: a dict is read with
-    ``get``, an object without ``__getitem__`` with ``getattr`` (as marshmallow reads them);
-    any other object falls back."""
-    name, new = source.function(("dump", id(schema)), schema)
-    if not new:
-        return name
-    hooks = schema._hooks
-    if (
-        source.crowded() or hooks[PRE_DUMP] or hooks[POST_DUMP] or schema.many or schema.dict_class is not dict
-        or type(schema).get_attribute is not Schema.get_attribute
-        or any("." in (field.attribute or attr) for attr, field in schema.dump_fields.items())
-    ):
-        source.alias(name, schema.dump)
-        return name
-    reader = f"{name}_attributes"
-    lines = [f"def {name}(obj):", "    if type(obj) is not dict:", f"        return {reader}(obj)", "    get = obj.get"]
-    lines += _dump_lines(source, schema, "get({source!r}, missing)")
-    lines += [f"def {reader}(obj):", "    if hasattr(type(obj), '__getitem__'):", "        raise Fallback"]
-    lines += _dump_lines(source, schema, "getattr(obj, {source!r}, missing)")
-    source.add(lines)
-    return name
-
-
-def _dump_lines(source: Source, schema: Schema, read: str) -> list[str]:
-    literal, later, lines = [], [], []
-    accessor = source.ref(schema.get_attribute, "accessor")
-    for index, (attr, field) in enumerate(schema.dump_fields.items()):
-        key = repr(_data_key(field, attr))
-        value = f"v{index}"
-        expression = _dump_expression(source, field, value)
-        if expression is None:  # marshmallow's own
-            call = f"{source.ref(field, 'field')}.serialize({attr!r}, obj, accessor={accessor})"
-            later += [f"{value} = {call}", f"if {value} is not missing:", f"    result[{key}] = {value}"]
-            continue
-        lines.append(f"    {value} = {read.format(source=field.attribute or attr)}")
-        if _scalar_kind(field) is None:
-            lines += [f"    if {value} is missing:", "        raise Fallback"]  # dump_default: marshmallow's rules
-        if later:
-            later.append(f"result[{key}] = {expression}")
-        else:
-            literal.append(f"{key}: {expression}")
-    lines.append(f"    result = {{{', '.join(literal)}}}")
-    return lines + [f"    {line}" for line in later] + ["    return result"]
-
-
-def _sequence(value: str) -> str:
-    """The name ``value`` as a sequence to dump item by item: a list or tuple at once,
-    anything else through ``codegen._sequence`` (which falls back)."""
-    return f"({value} if type({value}) is list or type({value}) is tuple else _sequence({value}))"
-
-
-def _dump_expression(source: Source, field: fields.Field, value: str) -> str | None:
-    """An expression of the name ``value`` (present): the dumped value, or a ``Fallback``
-    raised; ``None`` for a field type this module leaves to marshmallow."""
-    if source.crowded():
-        return None
-    kind = type(field)
-    scalar = _scalar_kind(field)
-    if scalar is not None and not getattr(field, "as_string", False):
-        # strings, integers, booleans of the right type are their own dump; marshmallow
-        # would convert others (str(x), int(x)), and a missing one takes dump_default
-        return f"({value} if type({value}) is {scalar.__name__} or {value} is None else _fail())"
-    if kind in _RAW:
-        return value
-    if kind is fields.List:
-        item = _dump_expression(source, field.inner, "y")
-        converted = None if item is None else f"[{item} for y in {_sequence(value)}]"
-    elif kind is fields.Dict:
-        key = _dump_expression(source, field.key_field, "k") if field.key_field else "k"
-        item = _dump_expression(source, field.value_field, "y") if field.value_field else "y"
-        converted = None if key is None or item is None else f"{{{key}: {item} for k, y in _mapping({value}).items()}}"
-    elif kind is fields.Nested:
-        one = _dump_function(source, field.schema)
-        many = field.many or field.schema.many
-        converted = f"[{one}(y) for y in {_sequence(value)}]" if many else f"{one}({value})"
-    else:
-        return None
-    return f"(None if {value} is None else {converted})"

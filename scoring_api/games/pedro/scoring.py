@@ -160,7 +160,8 @@ def settle(
     other = OTHER_TEAM[bid_team]
     taken = points[bid_team]
     made = taken >= bid
-    deltas = {bid_team: taken if made else -bid, other: points[other]}
+    change = {bid_team: taken if made else -bid, other: points[other]}
+    deltas = {"NS": change["NS"], "EW": change["EW"]}  # in team order, as every score
     after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
