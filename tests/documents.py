@@ -1,7 +1,11 @@
-"""Generated request documents for a marshmallow schema (hypothesis strategies): mostly
-valid, some with wrong types, values out of range, missing or unknown keys."""
+"""Request documents for the tests: generated ones for a marshmallow schema (hypothesis
+strategies: mostly valid, some with wrong types, values out of range, missing or unknown
+keys), and the benchmark's own request of each operation."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from hypothesis import strategies as st
 from marshmallow import Schema, fields, validate
@@ -71,3 +75,18 @@ def document(schema: Schema, depth: int = 0) -> st.SearchStrategy:
 
     how = st.sampled_from(["keep"] * 8 + ["drop", "unknown"])
     return st.builds(mutate, base, how, st.integers(0, 20))
+
+
+BENCHMARK = json.loads((Path(__file__).parents[1] / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
+BENCHMARK.pop("_comment")
+
+
+def benchmark_request(op) -> dict:
+    """The benchmark's request of the operation ``op`` (every operation has one), as its
+    schema reads it (a GET's query as a dict of integers)."""
+    for key, body in BENCHMARK.items():
+        method, target = key.split(" ", 1)
+        path, _, query = target.partition("?")
+        if method == op.method and path == f"/api/v1{op.path}":
+            return body if method == "POST" else {k: int(v) for k, v in [query.split("=")]}
+    raise LookupError(op.operation_id)

@@ -11,8 +11,6 @@ does, and what the check catches.
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,29 +21,17 @@ from scoring_api import create_app
 from scoring_api.api import operations
 from scoring_api.api.operations import load_operations
 from scoring_api.games.errors import RuleError
-from tests.documents import document
+from tests.documents import benchmark_request, document
 
 create_app()  # registers every operation
 OPERATIONS = {op.operation_id: op for op in load_operations()}
-BENCHMARK = json.loads((Path(__file__).parents[2] / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
-BENCHMARK.pop("_comment")
-
-
-def _benchmark_request(op) -> dict:
-    """The benchmark's request of ``op`` (every operation has one), as its schema reads it."""
-    for key, body in BENCHMARK.items():
-        method, target = key.split(" ", 1)
-        path, _, query = target.partition("?")
-        if method == op.method and path == f"/api/v1{op.path}":
-            return body if method == "POST" else {k: int(v) for k, v in [query.split("=")]}
-    raise LookupError(op.operation_id)
 
 
 @pytest.mark.parametrize("operation_id", sorted(OPERATIONS))
 def test_benchmark_answers_are_their_schemas_dump(operation_id):
     op = OPERATIONS[operation_id]
     for lang in ("ja", "en"):
-        op.check_response(op.handler(op.load(_benchmark_request(op)), lang))
+        op.check_response(op.handler(op.load(benchmark_request(op)), lang))
 
 
 @pytest.mark.parametrize("operation_id", sorted(OPERATIONS))
@@ -68,7 +54,7 @@ def test_answers_to_generated_requests_are_their_schemas_dump(operation_id):
 
 
 BLOSSOMS = OPERATIONS["applejack_blossoms"]
-BLOSSOMS_REQUEST = _benchmark_request(BLOSSOMS)
+BLOSSOMS_REQUEST = benchmark_request(BLOSSOMS)
 ANSWER = {"blossoms": 3, "times": 2, "honey": 6, "explanation": "3 blossoms x 2 = 6 honey."}
 
 
@@ -96,7 +82,7 @@ def test_an_answer_off_the_schema_is_caught(answer, why):
 
 def test_a_tuple_passes_as_the_list_it_is_written_as(client):
     final = OPERATIONS["applejack_final_score"]
-    request = _benchmark_request(final)
+    request = benchmark_request(final)
     result = final.handler(final.load(request), "en")
     area = result["final_harvest"][0]["areas"][0]
     area["fields"] = tuple(area["fields"])

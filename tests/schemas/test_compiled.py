@@ -7,10 +7,8 @@ types, values out of range, missing or unknown keys) must either load to exactly
 
 from __future__ import annotations
 
-import json
 import linecache
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,12 +18,10 @@ from scoring_api import create_app
 from scoring_api.api.operations import load_operations
 from scoring_api.schemas import codegen, compiled
 from scoring_api.schemas.common import MaxProperties, StrictSchema, integer
-from tests.documents import document
+from tests.documents import benchmark_request, document
 
 create_app()  # registers every operation
 OPERATIONS = {op.operation_id: op for op in load_operations()}
-BENCHMARK = json.loads((Path(__file__).parents[2] / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
-BENCHMARK.pop("_comment")
 
 def outcome(function, data):
     try:
@@ -61,12 +57,10 @@ def test_compiled_load_equals_marshmallow(operation_id):
     run()
 
 
-@pytest.mark.parametrize("key", sorted(BENCHMARK))
-def test_benchmark_requests_take_the_compiled_road(key):
-    method, path = key.split(" ", 1)
-    path, _, query = path.partition("?")
-    op = next(o for o in load_operations() if o.method == method and f"/api/v1{o.path}" == path)
-    data = BENCHMARK[key] if method == "POST" else {k: int(v) for k, v in [query.split("=")]}
+@pytest.mark.parametrize("operation_id", sorted(OPERATIONS))
+def test_benchmark_requests_take_the_compiled_road(operation_id):
+    op = OPERATIONS[operation_id]
+    data = benchmark_request(op)
     loaded = compiled._schema_loader(op.request_schema, op.request_schema.unknown)(data)
     assert loaded == op.request_schema.load(data)
 
