@@ -1,5 +1,7 @@
 """Fixtures in the flaskr style: an app per test, its client and CLI runner."""
 
+import importlib
+
 import pytest
 
 from scoring_api import create_app
@@ -52,3 +54,16 @@ def chat_app(fake_model):
 @pytest.fixture
 def chat_client(chat_app):
     return chat_app.test_client()
+
+
+@pytest.fixture
+def api_module():
+    """``api_module("pedro")``: ``scoring_api.api.pedro``, imported the way the app does
+    (every game's module in turn: importing one first would change the order the
+    operations are listed in)."""
+
+    def load(game: str):
+        operations.load_operations()
+        return importlib.import_module(f"scoring_api.api.{game}")
+
+    return load

@@ -1,10 +1,7 @@
 """/api/v1/applejack/*: the contract of shared/api.md, explanations, and clear 400s."""
 
-import importlib
-
 import pytest
 
-from scoring_api.api.operations import load_operations
 from scoring_api.i18n import LANGS, t
 
 BASE = "/api/v1/applejack"
@@ -311,11 +308,8 @@ def test_a_full_orchard_at_the_limits(client):
 
 
 @pytest.fixture
-def api():
-    """``scoring_api.api.applejack``, imported the way the app does (every game's module in
-    turn: importing it first would change the order the operations are listed in)."""
-    load_operations()
-    return importlib.import_module("scoring_api.api.applejack")
+def api(api_module):
+    return api_module("applejack")
 
 
 @pytest.mark.parametrize("lang", LANGS)

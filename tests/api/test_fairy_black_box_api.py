@@ -1,10 +1,7 @@
 """Fairy & Black Box over HTTP: score, setup, end-check and next-player (shared/api.md)."""
 
-import importlib
-
 import pytest
 
-from scoring_api.api.operations import load_operations
 from scoring_api.i18n import LANGS, sentences, t
 
 BASE = "/api/v1/fairy-black-box"
@@ -376,11 +373,8 @@ def test_next_player_refusals(client):
 
 
 @pytest.fixture
-def api():
-    """``scoring_api.api.fairy_black_box``, imported the way the app does (every game's
-    module in turn: importing it first would change the order the operations are listed in)."""
-    load_operations()
-    return importlib.import_module("scoring_api.api.fairy_black_box")
+def api(api_module):
+    return api_module("fairy_black_box")
 
 
 @pytest.mark.parametrize("lang", LANGS)

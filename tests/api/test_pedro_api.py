@@ -1,10 +1,7 @@
 """/api/v1/pedro/*: the contract of shared/api.md, explanations and refusals."""
 
-import importlib
-
 import pytest
 
-from scoring_api.api.operations import load_operations
 from scoring_api.i18n import LANGS, sentences, t
 
 A = "/api/v1/pedro"
@@ -226,11 +223,8 @@ def test_game_with_no_hands_yet(client):
 
 
 @pytest.fixture
-def api():
-    """``scoring_api.api.pedro``, imported the way the app does (every game's module in
-    turn: importing it first would change the order the operations are listed in)."""
-    load_operations()
-    return importlib.import_module("scoring_api.api.pedro")
+def api(api_module):
+    return api_module("pedro")
 
 
 @pytest.mark.parametrize("lang", LANGS)
