@@ -14,6 +14,10 @@ DEFAULT_CONFIG = {
     "CHAT_TIMEOUT": 30,  # seconds per model request
     "CHAT_MAX_RETRIES": 1,  # retries of a failed model request (the openai client's)
     "CHAT_MAX_ROUNDS": 5,  # model round trips per chat request
+    "CHAT_DEADLINE": 25,  # seconds for a whole chat (all rounds and retries); < gunicorn's 30 s
+    "CHAT_MAX_TOKENS": 1024,  # max_tokens sent with every model request
+    "CHAT_MAX_TOOL_CALLS": 8,  # tool calls executed per round; more get an error result
+    "CHAT_TOOL_RESULT_LIMIT": 8192,  # bytes of one tool result sent back to the model
     "PROMPTS_DIR": None,  # default: prompts/ of the checkout, or of the working directory
     "PUBLIC_URL": None,  # https URL of this deployment, first in the served spec's servers
 }
