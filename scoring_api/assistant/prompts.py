@@ -1,19 +1,20 @@
-"""アイちゃん's prompts: text files in ``prompts/``, loaded once when the app starts."""
+"""アイちゃん's prompts: text files in the package's ``prompts/`` (package data, read with
+:mod:`importlib.resources`, so an installed copy finds them from any directory), or in
+the folder ``PROMPTS_DIR`` names; loaded once when the app starts."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "英語（English）"}
 
 
-def default_prompts_dir() -> Path | None:
-    """``prompts/`` beside the package (a checkout), else in the working directory."""
-    for candidate in (Path(__file__).resolve().parents[2] / "prompts", Path.cwd() / "prompts"):
-        if (candidate / "system.md").is_file():
-            return candidate
-    return None
+def default_prompts_dir() -> Traversable:
+    """The prompts shipped inside the package."""
+    return resources.files("scoring_api") / "prompts"
 
 
 @dataclass(frozen=True)
@@ -25,11 +26,9 @@ class Prompts:
         return self.system.replace("{language}", LANGUAGE_NAMES[lang])
 
 
-def load_prompts(folder: Path) -> Prompts:
+def load_prompts(folder: Traversable | Path) -> Prompts:
     """Read ``system.md`` and every ``rules/*.md`` (in name order)."""
-    rules = {
-        path.stem: path.read_text(encoding="utf-8").strip()
-        for path in sorted((folder / "rules").glob("*.md"))
-    }
+    notes = sorted((path for path in (folder / "rules").iterdir() if path.name.endswith(".md")), key=lambda p: p.name)
+    rules = {path.name.removesuffix(".md"): path.read_text(encoding="utf-8").strip() for path in notes}
     system = (folder / "system.md").read_text(encoding="utf-8")
     return Prompts(system.replace("{rules}", "\n\n".join(rules.values())), rules)

@@ -1,0 +1,44 @@
+"""An installed copy (``pip install .``, not editable) is whole: prompts, messages, the form."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import scoring_api
+assert scoring_api.__file__.startswith(sys.argv[1]), scoring_api.__file__
+app = scoring_api.create_app()
+prompts = app.extensions["prompts"]
+print(sorted(prompts.rules))
+print("{rules}" not in prompts.system and "アイちゃん" in prompts.system)
+client = app.test_client()
+print(client.get("/").status_code, client.get("/assets/icon.svg").status_code)
+"""
+
+
+def test_a_non_editable_install_finds_its_prompts_from_any_directory(tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "tests", "test-results", "__pycache__", "*.egg-info", "build", ".venv"))
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+         "--target", str(target), str(source)],
+        check=True, capture_output=True, timeout=180,
+    )
+    shutil.rmtree(source)  # nothing may be read from the source tree
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", PROBE, str(target)],
+        cwd=elsewhere, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["['apero', 'applejack', 'fairy-black-box', 'pedro']", "True", "200 200"]
