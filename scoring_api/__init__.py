@@ -2,33 +2,28 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 from flask import Flask
 
+from .settings import DEFAULT_CONFIG, MODEL_SETTINGS, SettingsError, check
+
 __version__ = "0.1.0"
 
-DEFAULT_CONFIG = {
-    "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes; larger bodies get a 413
-    "CHAT_TIMEOUT": 30,  # seconds per model request
-    "CHAT_MAX_RETRIES": 1,  # retries of a failed model request (the openai client's)
-    "CHAT_MAX_ROUNDS": 5,  # model round trips per chat request
-    "CHAT_DEADLINE": 25,  # seconds for a whole chat (all rounds and retries); < gunicorn's 30 s
-    "CHAT_MAX_TOKENS": 1024,  # max_tokens sent with every model request
-    "CHAT_MAX_TOOL_CALLS": 8,  # tool calls executed per round; more get an error result
-    "CHAT_TOOL_RESULT_LIMIT": 8192,  # bytes of one tool result sent back to the model
-    "PROMPTS_DIR": None,  # default: prompts/ of the checkout, or of the working directory
-    "PUBLIC_URL": None,  # https URL of this deployment, first in the served spec's servers
+#: Sent with every answer: the form loads only its own files and cannot be framed.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
 }
-
-#: The model behind the chat: any OpenAI-compatible endpoint, from the environment only.
-MODEL_SETTINGS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL")
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment variables (``SCORING_*``, and the model's
-    ``OPENAI_*``), then ``config``."""
+    ``OPENAI_*``), then ``config``; every setting is checked (:mod:`.settings`), and a bad
+    one raises :class:`~scoring_api.settings.SettingsError` naming its variable."""
     from . import errors
     from .api import assistant, meta
     from .api.operations import make_blueprint
@@ -41,17 +36,36 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config.from_prefixed_env("SCORING")
     for name in MODEL_SETTINGS:
-        app.config[name] = os.environ.get(name)
+        app.config[name] = os.environ.get(name) or None  # empty: not set
     if config:
         app.config.update(config)
-    folder = app.config["PROMPTS_DIR"] or default_prompts_dir()
-    if folder and (Path(folder) / "system.md").is_file():
-        app.extensions["prompts"] = load_prompts(Path(folder))
-    else:
-        app.logger.warning("prompts not found; the chat answers 503 until PROMPTS_DIR is set")
+    check(app.config)
+    _configure_logging(app)
+    folder = app.config["PROMPTS_DIR"]
+    app.extensions["prompts"] = load_prompts(Path(folder) if folder else default_prompts_dir())
     errors.register(app)
+    app.after_request(_security_headers)
     app.register_blueprint(meta.bp)
     app.register_blueprint(make_blueprint())
     app.register_blueprint(assistant.bp)
     app.register_blueprint(web)
     return app
+
+
+def _security_headers(response):
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def _configure_logging(app: Flask) -> None:
+    """The package's log lines (the chat's line per tool call) at INFO, written where
+    gunicorn writes its error log when gunicorn serves the app, else to standard error."""
+    logger = logging.getLogger("scoring_api")
+    logger.setLevel(logging.INFO)
+    gunicorn = logging.getLogger("gunicorn.error")
+    if gunicorn.handlers:
+        logger.handlers = list(gunicorn.handlers)
+        logger.propagate = False
+
+
+__all__ = ["DEFAULT_CONFIG", "SettingsError", "create_app"]

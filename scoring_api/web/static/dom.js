@@ -11,6 +11,7 @@ function setProps(el, props) {
     else if (key === 'text') el.textContent = v;
     else if (key === 'value') value = v;
     else if (key === 'checked') el.checked = true;
+    else if (key === 'style') el.style.cssText = v; // CSSOM: allowed by the CSP, a style attribute is not
     else if (key.startsWith('on')) el.addEventListener(key.slice(2).toLowerCase(), v);
     else el.setAttribute(key, v === true ? '' : String(v));
   }

@@ -1,0 +1,155 @@
+"""The service's settings: defaults, the environment, checked once when the app is created.
+
+Every setting comes from a ``SCORING_*`` environment variable (Flask reads its value as
+JSON when it can: ``30`` is a number, ``abc`` a string) or, for the model behind the chat,
+an ``OPENAI_*`` one; a test or an embedding program may pass a mapping to ``create_app``.
+A value out of its bounds, of the wrong type, or a ``SCORING_*`` variable that names no
+setting refuses to start with a :class:`SettingsError` naming the variable. The README's
+"Configuration" table lists the same settings.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+PREFIX = "SCORING_"
+
+#: The model behind the chat: any OpenAI-compatible endpoint, from the environment only.
+MODEL_SETTINGS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL")
+
+
+class SettingsError(ValueError):
+    """A setting the service cannot start with; the message names its variable."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    default: Any
+    check: Callable[[Any], str | None]  # the reason a value is refused, or None
+    meaning: str
+
+
+def _integer(low: int, high: int, unit: str = "") -> Callable[[Any], str | None]:
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"must be a whole number{unit} from {low} to {high}"
+        return None
+
+    return check
+
+
+def _seconds(low: float, high: float) -> Callable[[Any], str | None]:
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return f"must be a number of seconds from {low} to {high}"
+        if not low <= value <= high:
+            return f"must be a number of seconds from {low} to {high}"
+        return None
+
+    return check
+
+
+def _url(schemes: tuple[str, ...]) -> Callable[[Any], str | None]:
+    def check(value):
+        if value is None:
+            return None
+        reason = f"must be an absolute {' or '.join(schemes)} URL (for example {schemes[-1]}://example.org)"
+        if not isinstance(value, str):
+            return reason
+        parts = urlsplit(value)
+        if parts.scheme not in schemes or not parts.hostname or any(c.isspace() for c in value):
+            return reason
+        return None
+
+    return check
+
+
+def _folder(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, Path)) or not (Path(value) / "system.md").is_file():
+        return "must be a folder that holds system.md (and rules/*.md)"
+    return None
+
+
+def _text(max_length: int) -> Callable[[Any], str | None]:
+    def check(value):
+        if value is None:
+            return None
+        if not isinstance(value, str) or not 0 < len(value) <= max_length or value != value.strip():
+            return f"must be text of 1 to {max_length} characters without surrounding spaces"
+        return None
+
+    return check
+
+
+def _one_of(*choices: str) -> Callable[[Any], str | None]:
+    def check(value):
+        if value is None or value in choices:
+            return None
+        return f"must be one of {', '.join(choices)}"
+
+    return check
+
+
+KIB = 1024
+
+#: Every ``SCORING_*`` setting (config key = the variable without its prefix).
+SETTINGS: dict[str, Setting] = {
+    "MAX_CONTENT_LENGTH": Setting(
+        64 * KIB, _integer(64, 1024 * KIB, " of bytes"), "largest request body; larger ones get a 413"
+    ),
+    "CHAT_TIMEOUT": Setting(30, _seconds(1, 300), "seconds one model request may take"),
+    "CHAT_MAX_RETRIES": Setting(1, _integer(0, 5), "retries of a failed model request"),
+    "CHAT_MAX_ROUNDS": Setting(5, _integer(1, 20), "model round trips per chat"),
+    "CHAT_DEADLINE": Setting(
+        25, _seconds(1, 300),
+        "seconds a whole chat may take (all rounds and retries); keep it below the worker timeout",
+    ),
+    "CHAT_MAX_TOKENS": Setting(1024, _integer(16, 32768), "max_tokens sent with every model request"),
+    "CHAT_MAX_TOOL_CALLS": Setting(8, _integer(1, 64), "tool calls executed per round"),
+    "CHAT_TOOL_RESULT_LIMIT": Setting(
+        8 * KIB, _integer(KIB, 256 * KIB, " of bytes"), "bytes of one tool result sent back to the model"
+    ),
+    "PROMPTS_DIR": Setting(None, _folder, "folder of the assistant's prompts (default: those in the package)"),
+    "PUBLIC_URL": Setting(None, _url(("https",)), "https URL of this deployment, first in the served spec"),
+    "MCP_LANG": Setting(None, _one_of("ja", "en"), "language of the MCP stdio server's texts (default ja)"),
+}
+
+#: The ``OPENAI_*`` settings, checked the same way.
+MODEL_CHECKS: dict[str, Setting] = {
+    "OPENAI_BASE_URL": Setting(None, _url(("http", "https")), "the model's OpenAI-compatible endpoint"),
+    "OPENAI_API_KEY": Setting(None, _text(1000), "the model's key; without it the chat answers 503"),
+    "OPENAI_MODEL": Setting(None, _text(200), "the model's name (default gpt-4o-mini)"),
+}
+
+DEFAULT_CONFIG = {name: setting.default for name, setting in SETTINGS.items()}
+
+
+def unknown_variables(environ: os._Environ | dict) -> list[str]:
+    """``SCORING_*`` variables that name no setting (a typo would otherwise go unseen)."""
+    return sorted(
+        name for name in environ
+        if name.startswith(PREFIX) and name.removeprefix(PREFIX) not in SETTINGS
+        and not name.startswith(f"{PREFIX}TEST_")  # the test suite's own variables
+    )
+
+
+def check(config) -> None:
+    """Refuse the first setting in ``config`` that is out of bounds, naming its variable."""
+    unknown = unknown_variables(os.environ)
+    if unknown:
+        raise SettingsError(
+            f"{unknown[0]}: no such setting (known: {', '.join(PREFIX + name for name in SETTINGS)})"
+        )
+    for table, prefix in ((SETTINGS, PREFIX), (MODEL_CHECKS, "")):
+        for name, setting in table.items():
+            value = config.get(name)
+            reason = setting.check(value)
+            if reason:
+                raise SettingsError(f"{prefix}{name}={value!r}: {reason}")
