@@ -19,7 +19,7 @@ import json
 import orjson
 
 from flask import current_app, request
-from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 
 from ..errors import ApiError
 from ..i18n import DEFAULT_LANG, LANGS, t
@@ -158,7 +158,7 @@ def _body(environ: dict) -> bytes:
     413, a short body a 400."""
     length = _content_length(environ)
     if length is None:
-        return request.get_data(cache=True)
+        return _unsized_body(environ)
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if limit is not None and length > limit:
         raise RequestEntityTooLarge()
@@ -166,6 +166,35 @@ def _body(environ: dict) -> bytes:
     if len(raw) != length:
         raise ClientDisconnected()
     return raw
+
+
+#: How much of a body without ``Content-Length`` is read at a time.
+_PART = 64 * 1024
+
+
+def _unsized_body(environ: dict) -> bytes:
+    """A body sent without ``Content-Length`` (``Transfer-Encoding: chunked``), read here up
+    to ``MAX_CONTENT_LENGTH``: one byte more is a 413. The server decodes the chunks as they
+    are read; a malformed one (a chunk size of ``zz``) raises from inside the server's
+    reader (gunicorn's ``InvalidChunkSize``, werkzeug's ``OSError``), which only the
+    client's bytes can cause: a 400."""
+    if not environ.get("wsgi.input_terminated"):
+        return request.get_data(cache=True)  # werkzeug reads nothing it cannot bound
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    stream = environ["wsgi.input"]
+    parts: list[bytes] = []
+    size = 0
+    try:
+        while part := stream.read(_PART if limit is None else min(_PART, limit + 1 - size)):
+            parts.append(part)
+            size += len(part)
+            if limit is not None and size > limit:
+                raise RequestEntityTooLarge()
+    except HTTPException:
+        raise
+    except Exception:  # the server's chunk decoder refused the client's bytes
+        raise ApiError(400, "invalid_body", "errors.unreadable_body") from None
+    return b"".join(parts)
 
 
 def read_json(environ: dict | None = None):

@@ -1,0 +1,128 @@
+"""The service as gunicorn serves it (the README's command): raw HTTP on 127.0.0.1.
+
+What only a real server shows: chunked bodies decoded by gunicorn itself, and the chat's log
+lines in gunicorn's error log.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import API_KEY
+from tests.fake_openai import calls, reply
+
+APERO = b'{"players":[{"name":"Aki","cards":[{"color":"green","value":2},{"color":"green","value":3}]}]}'
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, fake_model):
+    """gunicorn with one sync worker on a free port; its error log in a file."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("gunicorn") / "error.log"
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": fake_model.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "SCORING_CHAT_MAX_RETRIES": "0",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+         "--error-logfile", str(log), "scoring_api:create_app()"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail(f"gunicorn did not start: {log.read_text() if log.exists() else ''}")
+            time.sleep(0.1)
+    yield port, log
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def _exchange(port: int, data: bytes) -> tuple[int, dict, bytes]:
+    """Send raw bytes; the status, headers and body of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(data)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def _chunked(path: str, chunks: bytes) -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    ).encode() + chunks
+
+
+def test_a_chunked_body_is_read(server):
+    port, _ = server
+    chunks = b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (10, APERO[:10], len(APERO) - 10, APERO[10:])
+    status, headers, body = _exchange(port, _chunked("/api/v1/apero/score", chunks))
+    assert status == 200
+    assert b'"total":6' in body  # green 2 × 3
+    assert headers["content-security-policy"] == "default-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+
+def test_a_malformed_chunk_is_a_json_400(server):
+    port, log = server
+    status, headers, body = _exchange(port, _chunked("/api/v1/apero/score", b"zz\r\n{}\r\n0\r\n\r\n"))
+    assert status == 400
+    assert headers["content-type"] == "application/json"
+    assert body.decode().startswith('{"error":{"code":"invalid_body","message":"リクエスト本文を読み取れません')
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(server):
+    port, _ = server
+    big = b'{"players":[' + b"{}," * 30000 + b"{}]}"  # 90 KB, sent as one chunk: over 64 KiB
+    status, headers, body = _exchange(port, _chunked("/api/v1/apero/score?lang=en", b"%x\r\n%s\r\n0\r\n\r\n" % (len(big), big)))
+    assert status == 413
+    assert headers["content-type"] == "application/json"
+    assert b'"code": "payload_too_large"' in body or b'"code":"payload_too_large"' in body
+
+
+def test_the_chat_logs_each_tool_call_in_gunicorns_error_log(server, fake_model):
+    port, log = server
+    fake_model.play(
+        calls(("score_apero", {"sets": 1, "players": [{"name": "Aki", "cards": [{"color": "green", "value": 2}]}]})),
+        reply("Akiさんは2点です。"),
+    )
+    body = b'{"messages":[{"role":"user","content":"Aki: green 2"}]}'
+    request = (
+        "POST /api/v1/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
+    status, _, answer = _exchange(port, request)
+    assert status == 200, answer
+    for _ in range(50):  # the worker's log handler writes right after the request
+        text = log.read_text()
+        if "tool call score_apero in round 1: ok" in text:
+            break
+        time.sleep(0.1)
+    assert "tool call score_apero in round 1: ok" in text
+    assert API_KEY not in text
+    assert "Aki: green 2" not in text
