@@ -80,8 +80,33 @@ def test_trick_with_hands_checks_the_follow_rule(client):
     status, body = post(client, "/trick", {"trump": "♥", "leader": "N", "cards": ["9C", "KD", "QS", "7S"], "hands": hands}, "en")
     assert status == 400 and body["error"]["code"] == "must_follow"
     assert body["error"]["details"] == {"cards[1]": [
-        "E may not play KD: 9C was led (trump H), and a player who can must play the led suit or a trump."
+        "E may not play KD: 9C was led (trump H), and a player holding a card of the led suit "
+        "or a trump (the Low Pedro included) must play one of them (playable: 2C)."
     ]}
+
+
+@pytest.mark.parametrize("lang, message", [
+    ("ja", "E は 3C を出せません: リード KD（切り札 H）に対しては、リードと同じスートか切り札"
+           "（ロー・ペドロを含む）を持っていれば、そのどちらかを出す必要があります（出せるカード: AH）。"),
+    ("en", "E may not play 3C: KD was led (trump H), and a player holding a card of the led suit "
+           "or a trump (the Low Pedro included) must play one of them (playable: AH)."),
+])
+def test_a_player_void_in_the_led_suit_who_holds_a_trump_must_trump(client, lang, message):
+    hands = {"N": ["KD"], "E": ["AH", "3C"], "S": ["2D"], "W": ["4D"]}
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "3C", "2D", "4D"], "hands": hands}, lang)
+    assert status == 400 and body["error"]["code"] == "must_follow"
+    assert body["error"] == {"code": "must_follow", "message": message, "details": {"cards[1]": [message]}}
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "AH", "2D", "4D"], "hands": hands}, lang)
+    assert (status, body["winner"], body["trumped"]) == (200, "E", True)
+
+
+def test_the_low_pedro_is_a_trump_a_void_player_must_play(client):
+    hands = {"N": ["KS"], "E": ["5D", "3C"], "S": ["2S"], "W": ["4S"]}
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "3C", "2S", "4S"], "hands": hands}, "en")
+    assert status == 400 and body["error"]["code"] == "must_follow"
+    assert body["error"]["details"]["cards[1]"][0].endswith("must play one of them (playable: 5D).")
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "5D", "2S", "4S"], "hands": hands}, "en")
+    assert (status, body["winner"], body["point_cards"], body["points"]) == (200, "E", ["5D"], 5)
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,9 @@ Follows rules/pedro.md step by step: deal 9 each, one auction round from the dea
 left, the high bidder names trump, everyone discards non-trumps, the dealer refills the
 others to 6 then takes all remaining trumps (and non-trumps up to 6), a player left with
 more than 6 trumps discards non-point trumps down to 6, then six tricks with random legal
-cards, led first by the high bidder. It uses the scorer's own ``may_play`` only to pick
-random legal cards; the tests judge every trick with their own reference.
+cards, led first by the high bidder. Legal cards are picked by :func:`reference_may_play`,
+the rulebook's follow rule written out again (not the scorer's ``may_play``); the tests
+judge every trick, and every card the scorer allows, with these references.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from scoring_api.games.pedro.auction import PASS, run_auction
 from scoring_api.games.pedro.cards import SUITS, TEAM_OF, Card, full_deck, is_trump, next_seat, points_of
 from scoring_api.games.pedro.rules import Rules
-from scoring_api.games.pedro.tricks import may_play
 
 
 @dataclass
@@ -79,7 +79,7 @@ def deal_and_play(rng: random.Random, dealer: str, rules: Rules) -> PlayedHand |
         played = []
         for i in range(4):
             seat = next_seat(leader, i)
-            legal = [c for c in hands[seat] if may_play(c, hands[seat], played[0] if played else None, trump)]
+            legal = [c for c in hands[seat] if reference_may_play(c, hands[seat], played[0] if played else None, trump)]
             card = rng.choice(legal)
             played.append(card)
         tricks.append((leader, played, {s: list(hands[s]) for s in hands}))
@@ -110,6 +110,24 @@ def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
         return min(trumps)[1]
     led = played[0].suit
     return min((PLAIN_ORDER.index(c.rank), s) for c, s in zip(played, seats) if c.suit == led)[1]
+
+
+def reference_may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
+    """The rulebook's follow rule (rules/pedro.md, "A hand", step 3), written out again: if
+    trump is led, follow with trump if you can; if a plain suit is led, play that suit or a
+    trump; only a player holding neither plays anything. The Low Pedro is a trump only."""
+    def suit(c):
+        low = c.rank == "5" and c.suit == SAME_COLOUR[trump]
+        return trump if low else c.suit
+
+    if led is None:
+        return True
+    led_suit = suit(led)
+    if led_suit == trump:
+        holds_trump = any(suit(c) == trump for c in hand)
+        return suit(card) == trump or not holds_trump
+    may_answer = [c for c in hand if suit(c) in (led_suit, trump)]
+    return not may_answer or card in may_answer
 
 
 def team(seat: str) -> str:

@@ -26,7 +26,7 @@ from scoring_api.games.pedro.cards import (
 from scoring_api.games.pedro.game import play_game
 from scoring_api.games.pedro.rules import Rules
 from scoring_api.games.pedro.scoring import check_game_running, hand_points, settle
-from scoring_api.games.pedro.tricks import play_trick
+from scoring_api.games.pedro.tricks import may_play, play_trick
 
 DEFAULT = Rules()
 
@@ -193,10 +193,40 @@ def test_trump_led_must_be_followed_with_trump_and_low_pedro_counts():
         play_trick("H", "N", cards("AH", "KC", "2S", "3S"), hands)
     assert caught.value.code == "must_follow"
     # diamonds led, hearts trump: E's only diamond is the Low Pedro, a trump, so E holds
-    # no diamond and may discard a club
+    # no diamond; but it holds a trump, so it must play it: the club is refused
     hands = {"N": cards("KD"), "E": cards("5D", "KC")}
-    result = play_trick("H", "N", cards("KD", "KC", "2S", "3S"), hands)
-    assert (result.winner, result.trumped) == ("N", False)
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("KD", "KC", "2S", "3S"), hands)
+    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    assert caught.value.facts["allowed"] == "5D"
+    result = play_trick("H", "N", cards("KD", "5D", "2S", "3S"), hands)
+    assert (result.winner, result.trumped) == ("E", True)
+
+
+def test_void_in_the_led_suit_with_a_trump_must_trump():
+    """rules/pedro.md step 3: a plain suit led, play that suit or a trump; only a player
+    holding neither plays anything."""
+    # trump H, N leads KD; E holds no diamond but AH: the 3C discard is refused
+    hands = {"N": cards("KD"), "E": cards("AH", "3C"), "S": cards("2D"), "W": cards("4D")}
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("KD", "3C", "2D", "4D"), hands)
+    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    assert caught.value.facts == {"seat": "E", "card": "3C", "led": "KD", "trump": "H", "allowed": "AH"}
+    assert play_trick("H", "N", cards("KD", "AH", "2D", "4D"), hands).winner == "E"
+    # E's only trump is the Low Pedro (5D under hearts), spades led: the club is refused
+    hands = {"N": cards("KS"), "E": cards("5D", "3C", "QC")}
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("KS", "3C", "2S", "4S"), hands)
+    assert (caught.value.code, caught.value.facts["allowed"]) == ("must_follow", "5D")
+    # holding neither a spade nor a trump: anything goes
+    hands = {"N": cards("KS"), "E": cards("3C", "KD")}
+    assert play_trick("H", "N", cards("KS", "KD", "2S", "4S"), hands).winner == "N"
+    # holding a spade: a trump is allowed instead of following, a club is not
+    hands = {"N": cards("KS"), "E": cards("9S", "AH", "3C")}
+    assert [may_play(card, hands["E"], Card("K", "S"), "H") for card in hands["E"]] == [True, True, False]
+    # trump led: follow with trump if you can (the Low Pedro counts); else anything
+    assert [may_play(card, cards("5D", "KC"), Card("A", "H"), "H") for card in cards("5D", "KC")] == [True, False]
+    assert may_play(Card("K", "C"), cards("KC", "9S"), Card("A", "H"), "H")
 
 
 def test_cards_not_in_hand_and_duplicates():

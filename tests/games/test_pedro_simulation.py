@@ -7,8 +7,8 @@ import pytest
 from scoring_api.games.pedro.cards import TEAMS, Card, points_of
 from scoring_api.games.pedro.rules import Rules
 from scoring_api.games.pedro.scoring import hand_points
-from scoring_api.games.pedro.tricks import play_trick
-from tests.games.pedro_simulator import deal_and_play, reference_winner, team
+from scoring_api.games.pedro.tricks import may_play, play_trick
+from tests.games.pedro_simulator import deal_and_play, reference_may_play, reference_winner, team
 
 HANDS = 1500
 
@@ -17,7 +17,7 @@ HANDS = 1500
 def test_simulated_hands_keep_the_invariants(rule):
     rng = random.Random(f"pedro-{rule}")
     rules = Rules(two_scored_by=rule)
-    played = complete = 0
+    played = complete = refused = 0
     for number in range(HANDS):
         hand = deal_and_play(rng, "NESW"[number % 4], rules)
         if hand is None:
@@ -28,6 +28,11 @@ def test_simulated_hands_keep_the_invariants(rule):
         two_played_by = None
         for leader, cards, hands_before in hand.tricks:
             result = play_trick(trump, leader, cards, hands_before)  # legal by the follow rule
+            for i, (seat, _) in enumerate(result.plays):  # the scorer allows what the rulebook allows
+                held, led = hands_before[seat], None if i == 0 else cards[0]
+                allowed = [may_play(c, held, led, trump) for c in held]
+                assert allowed == [reference_may_play(c, held, led, trump) for c in held]
+                refused += allowed.count(False)
             assert result.winner == reference_winner(trump, leader, cards)
             captured[result.team] += cards
             for i, card in enumerate(cards):
@@ -55,3 +60,4 @@ def test_simulated_hands_keep_the_invariants(rule):
             assert scorer == [expected]
     assert played > HANDS * 0.9  # the rest ran the stock dry before play and were redealt
     assert complete > played * 0.3  # many hands have all six point cards in play
+    assert refused > played  # the follow rule is tested on many cards it refuses

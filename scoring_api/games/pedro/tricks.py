@@ -1,8 +1,9 @@
 """Tricks (rules/pedro.md, "A hand", step 3).
 
 If trump is led, follow with trump if you can; if a plain suit is led, play that suit or a
-trump; otherwise play anything. The highest trump wins, else the highest card of the led
-suit. The Low Pedro is a trump, never a card of its printed suit.
+trump; only a player holding neither may play anything (a player void in the led suit who
+holds a trump, even only the Low Pedro, must trump). The highest trump wins, else the
+highest card of the led suit. The Low Pedro is a trump, never a card of its printed suit.
 """
 
 from __future__ import annotations
@@ -27,15 +28,22 @@ class TrickResult(NamedTuple):
 
 
 def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
-    """Whether ``card`` from ``hand`` follows the rule when ``led`` was led (None: leading)."""
+    """Whether ``card`` from ``hand`` follows the rule when ``led`` was led (None: leading).
+
+    A card of the led suit or a trump may always be played; any other card only by a
+    player holding neither a card of the led suit nor a trump (rules/pedro.md, "A hand",
+    step 3; seed: 「リードカードと同じスートもしくは切り札スートのカードを1枚出します。無い場合は、
+    好きなカードで出します」). So a player void in a plain suit led but holding a trump,
+    if only the Low Pedro, must trump. When trump is led, the led suit is trump: follow
+    with trump if you can."""
     if led is None:
         return True
     roles = IN_PLAY[trump]
     led_suit = roles[led].suit
-    if not any(roles[held].suit == led_suit for held in hand):
-        return True
     role = roles[card]
-    return role.suit == led_suit or role.trump
+    if role.suit == led_suit or role.trump:
+        return True
+    return not any(roles[held].suit == led_suit or roles[held].trump for held in hand)
 
 
 def winning_play(plays: list[tuple[str, Card]], trump: str) -> tuple[str, Card]:
@@ -89,7 +97,8 @@ def _check_follow(plays, hands: dict[str, list[Card]], trump: str) -> None:
         if card not in hand:
             raise RuleError("card_not_in_hand", ("cards", index), seat=seat, card=str(card))
         if not may_play(card, hand, None if index == 0 else led, trump):
+            allowed = [str(held) for held in hand if may_play(held, hand, led, trump)]
             raise RuleError(
                 "must_follow", ("cards", index), seat=seat, card=str(card),
-                led=str(led), trump=trump,
+                led=str(led), trump=trump, allowed=" ".join(allowed),
             )
