@@ -37,6 +37,20 @@ def _rules(request: dict) -> Rules:
     return request["rules"].check()
 
 
+def _display_facts(facts: dict, lang: str) -> dict:
+    """Refusal facts shown in the player's language: the point values and the possible
+    totals of an impossible split (``1、1、1、1、5、5``; ``0、5、10 点のどれか`` / ``one of 0, 5, 10``)."""
+    if "possible" not in facts:
+        return {}
+    separator = LIST_SEPARATORS[lang]
+    possible = facts["possible"]
+    key = "pedro.impossible_points_many" if len(possible) > 1 else "pedro.impossible_points_one"
+    return {
+        "values": separator.join(map(str, facts["values"])),
+        "possible": t(key, lang, totals=separator.join(map(str, possible))),
+    }
+
+
 # -- Auction --------------------------------------------------------------------------------
 
 #: What fills an auction's explanation, in this order.
@@ -320,6 +334,7 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
 
 @operation(
     operation_id="pedro_hand",
+    display_facts=_display_facts,
     method="POST",
     path="/pedro/hand",
     request=schemas.HandRequestSchema,
@@ -347,6 +362,7 @@ def hand(request: dict, lang: str) -> dict:
 
 @operation(
     operation_id="pedro_game",
+    display_facts=_display_facts,
     method="POST",
     path="/pedro/game",
     request=schemas.GameRequestSchema,

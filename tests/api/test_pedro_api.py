@@ -190,6 +190,27 @@ def test_hand_refusals(client, extra, code, path):
     assert path in answer["error"]["details"], answer
 
 
+@pytest.mark.parametrize("lang, message", [
+    ("ja", "NS 4 点・EW 9 点という分け方はありえません。得点札は 1、1、1、1、5、5 点の6枚なので、"
+           "NS が 4 点のとき、EW は 0、5、10 点のどれかです。"),
+    ("en", "NS 4 and EW 9 is not a possible split: the six point cards are worth 1, 1, 1, 1, 5, 5, "
+           "so with NS at 4, EW can only have one of 0, 5, 10."),
+])
+def test_impossible_point_splits_are_refused_with_the_possible_totals(client, lang, message):
+    body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 4, "EW": 9}}
+    status, answer = post(client, "/hand", body, lang)
+    assert status == 400
+    assert answer["error"] == {"code": "impossible_points", "message": message, "details": {"points": [message]}}
+    hands = [hand("NS", 7, 7, 7), hand("EW", 7, 4, 9)]
+    status, answer = post(client, "/game", {"hands": hands}, lang)
+    assert status == 400 and answer["error"]["code"] == "impossible_points"
+    assert answer["error"]["details"] == {"hands[1].points": [message]}
+    status, answer = post(client, "/hand", {**body, "points": {"NS": 9, "EW": 1}}, "en")
+    assert answer["error"]["message"].endswith("with NS at 9, EW can only have one of 0, 5.")
+    status, answer = post(client, "/hand", {**body, "points": {"NS": 4, "EW": 10}})
+    assert status == 200 and answer["scores_after"] == {"NS": -7, "EW": 10}
+
+
 def test_hand_unknown_team_and_finished_game(client):
     status, answer = post(client, "/hand", {"bid": {"team": "NE", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}})
     assert status == 400 and "bid.team" in answer["error"]["details"]

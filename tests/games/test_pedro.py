@@ -25,7 +25,16 @@ from scoring_api.games.pedro.cards import (
 )
 from scoring_api.games.pedro.game import play_game
 from scoring_api.games.pedro.rules import Rules
-from scoring_api.games.pedro.scoring import check_game_running, hand_points, settle
+from scoring_api.games.pedro.rules import MAX_POINTS
+from scoring_api.games.pedro.scoring import (
+    POINT_VALUES,
+    POSSIBLE_SPLITS,
+    check_game_running,
+    check_points,
+    hand_points,
+    possible_splits,
+    settle,
+)
 from scoring_api.games.pedro.tricks import may_play, play_trick
 
 DEFAULT = Rules()
@@ -299,6 +308,60 @@ def test_two_in_play_needs_its_owner_under_dealt():
     with pytest.raises(RuleError) as caught:
         hand_points("H", {"NS": cards("2H"), "EW": []}, DEFAULT, None)
     assert caught.value.code == "two_owner_missing"
+
+
+# -- Points given directly ------------------------------------------------------------------
+
+
+def _splits_by_brute_force():
+    """Each of the six point cards (A, J, 10, 2: 1 point; Pedro, Low Pedro: 5) goes to NS,
+    to EW or to nobody: every (NS, EW) pair some deal of them gives."""
+    values = [1, 1, 1, 1, 5, 5]
+    pairs = set()
+    for owners in itertools.product(("NS", "EW", None), repeat=len(values)):
+        pairs.add((
+            sum(v for v, owner in zip(values, owners) if owner == "NS"),
+            sum(v for v, owner in zip(values, owners) if owner == "EW"),
+        ))
+    return pairs
+
+
+def test_given_points_must_be_a_possible_split_of_the_point_cards():
+    possible = _splits_by_brute_force()
+    assert len(possible) == 90 and POINT_VALUES == (1, 1, 1, 1, 5, 5)
+    assert POSSIBLE_SPLITS == possible
+    for ns, ew in itertools.product(range(MAX_POINTS + 1), repeat=2):
+        try:
+            check_points({"NS": ns, "EW": ew})
+            code = None
+        except RuleError as error:
+            code = error.code
+            assert error.where == ("points",)
+        if (ns, ew) in possible:
+            assert code is None, (ns, ew)
+        elif ns + ew > MAX_POINTS:
+            assert code == "too_many_points", (ns, ew)
+        else:
+            assert code == "impossible_points", (ns, ew)
+
+
+@pytest.mark.parametrize("ns, ew, possible", [
+    (4, 9, (0, 5, 10)), (3, 8, (0, 1, 5, 6, 10, 11)), (9, 1, (0, 5)), (0, 0, None), (10, 4, None),
+    (4, 10, None), (7, 7, None), (13, 1, None), (2, 12, None), (8, 4, (0, 1, 5, 6)),
+])
+def test_impossible_splits_name_the_possible_totals(ns, ew, possible):
+    if possible is None:
+        check_points({"NS": ns, "EW": ew})
+        return
+    with pytest.raises(RuleError) as caught:
+        check_points({"NS": ns, "EW": ew})
+    assert caught.value.code == "impossible_points"
+    assert caught.value.facts == {"NS": ns, "EW": ew, "possible": possible, "values": (1, 1, 1, 1, 5, 5)}
+
+
+def test_possible_splits_of_other_multisets():
+    assert possible_splits((1, 2)) == {(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (1, 2), (2, 1)}
+    assert possible_splits(()) == {(0, 0)}
 
 
 # -- Settlement (rules/pedro.md, "Worked settlement checks", verbatim) ---------------------

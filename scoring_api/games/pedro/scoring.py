@@ -109,10 +109,41 @@ def _refuse_captured_twice(captured: dict[str, list[Card]]) -> None:
             owner[card] = team
 
 
+#: The points of the six point cards (rules/pedro.md, step 4): 1 1 1 1 5 5, read from the
+#: cards' roles under one trump (every trump has the same point cards).
+POINT_VALUES = tuple(sorted(point_card.points for point_card in POINT_CARDS["H"]))
+
+
+def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[int, int]]:
+    """Every ``(NS, EW)`` pair two disjoint parts of the multiset ``values`` can sum to:
+    each point card goes to NS, to EW or to nobody (never played). Built card by card."""
+    pairs = {(0, 0)}
+    for value in values:
+        pairs |= {(ns + value, ew) for ns, ew in pairs} | {(ns, ew + value) for ns, ew in pairs}
+    return frozenset(pairs)
+
+
+#: ``POSSIBLE_SPLITS``: :func:`possible_splits` of the six point cards, computed once.
+POSSIBLE_SPLITS = possible_splits()
+#: ``POSSIBLE_EW[ns]``: the EW totals possible beside an NS total, in order.
+POSSIBLE_EW = {
+    ns: tuple(sorted(ew for other, ew in POSSIBLE_SPLITS if other == ns))
+    for ns in range(MAX_POINTS + 1)
+}
+
+
 def check_points(points: dict[str, int]) -> None:
-    """Given points must fit in one hand: at most 14 between both teams."""
-    if sum(points.values()) > MAX_POINTS:
-        raise RuleError("too_many_points", ("points",), total=sum(points.values()), limit=MAX_POINTS)
+    """Given points must be a possible split of one hand's point cards: at most 14 between
+    both teams, and two disjoint parts of the values 1 1 1 1 5 5 (NS 4 / EW 9 is
+    impossible: the 4 takes every 1, and 9 needs four 1s and a 5)."""
+    total = points["NS"] + points["EW"]
+    if total > MAX_POINTS:
+        raise RuleError("too_many_points", ("points",), total=total, limit=MAX_POINTS)
+    if (points["NS"], points["EW"]) not in POSSIBLE_SPLITS:
+        raise RuleError(
+            "impossible_points", ("points",), NS=points["NS"], EW=points["EW"],
+            possible=POSSIBLE_EW[points["NS"]], values=POINT_VALUES,
+        )
 
 
 class Settlement(NamedTuple):
