@@ -221,8 +221,11 @@ def _check_two_fields(hand: dict, has_points: bool, rules: Rules) -> None:
 #: "End of game"): a winner and the rule that decided, or the next hand.
 OUTCOMES = (
     "win_bidder_goes_out", "win_target", "win_tie_bidder", "win_tie_higher",
+    "win_extra_hand_made", "win_extra_hand_set",
     "next_normal", "next_bidder_goes_out", "next_extra_hand",
 )
+#: The outcomes of the extra hand, which decides the game (:func:`~scoring_api.games.pedro.scoring.settle`).
+EXTRA_HAND_OUTCOMES = {True: "win_extra_hand_made", False: "win_extra_hand_set"}
 #: The outcome by the next hand when nobody won, by the rule that decided when one did
 #: (the tie rule's outcome depends on the table's tie rule: :func:`_outcome`).
 NEXT_OUTCOMES = {
@@ -231,11 +234,13 @@ NEXT_OUTCOMES = {
 WIN_OUTCOMES = {"target": "win_target", "bidder_goes_out": "win_bidder_goes_out"}
 
 
-def _outcome(decided_by: str | None, next_hand: str | None, rules: Rules) -> str:
-    """A hand's outcome (one of :data:`OUTCOMES`) from its settlement's ``decided_by`` and
-    ``next_hand``."""
+def _outcome(decided_by: str | None, next_hand: str | None, made: bool, rules: Rules) -> str:
+    """A hand's outcome (one of :data:`OUTCOMES`) from its settlement's ``decided_by``,
+    ``next_hand`` and ``bid_made``."""
     if decided_by is None:
         return NEXT_OUTCOMES[next_hand]
+    if decided_by == "extra_hand":
+        return EXTRA_HAND_OUTCOMES[made]
     if decided_by == "tie_rule":
         return "win_tie_bidder" if rules.tie_rule == "bidder_wins" else "win_tie_higher"
     return WIN_OUTCOMES[decided_by]
@@ -250,12 +255,14 @@ HAND_FACTS = (
 
 def _hand_texts(made: bool, going_out: bool, outcome: str) -> dict[str, str]:
     """A settled hand's explanation by language: the bid made or set, what the other team
-    adds, the scores, the bidder-goes-out note when the hand was one, the outcome."""
+    adds, the scores, the bidder-goes-out note when the hand was one (not for the extra
+    hand, whose outcome says what it was), the outcome."""
+    note = going_out and outcome not in EXTRA_HAND_OUTCOMES.values()
     return run_together([
         positional("pedro.settle_made" if made else "pedro.settle_set", *HAND_FACTS),
         positional("pedro.settle_other", *HAND_FACTS, taken="other_taken"),
         positional("pedro.settle_scores", *HAND_FACTS),
-        positional("pedro.going_out_hand", *HAND_FACTS) if going_out else None,
+        positional("pedro.going_out_hand", *HAND_FACTS) if note else None,
         positional(f"pedro.{outcome}", *HAND_FACTS),
     ])
 
@@ -310,7 +317,7 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
     given); ``texts`` is :data:`HAND_TEXTS` in the request's language."""
     bidder, bid, taken, made, deltas, before, after, going_out, over, winner, decided_by, next_hand = result
     other = OTHER_TEAM[bidder]
-    explanation = texts[made, going_out, _outcome(decided_by, next_hand, rules)].format(
+    explanation = texts[made, going_out, _outcome(decided_by, next_hand, made, rules)].format(
         bidder, bid, taken[bidder], other, taken[other],
         before["NS"], after["NS"], before["EW"], after["EW"],
         rules.bidder_out_margin, winner, rules.target,
@@ -391,7 +398,7 @@ def game(request: dict, lang: str) -> dict:
     texts = HAND_TEXTS[lang]
     hands = [_settlement(result, hand_cards, rules, texts) for result, hand_cards in zip(ledger.hands, cards)]
     last = ledger.hands[-1] if hands else None
-    outcome = _outcome(last.decided_by, last.next_hand, rules) if last else "next_normal"
+    outcome = _outcome(last.decided_by, last.next_hand, last.bid_made, rules) if last else "next_normal"
     scores = ledger.scores
     return {
         "hands": hands,

@@ -13,6 +13,8 @@ MAX_SCORE = 100_000  # |score| bound for scores_before
 MAX_HANDS = 200  # hands per whole game
 MAX_HAND_CARDS = 14  # cards a player may hold before a trick (6, plus kept trumps)
 MAX_CAPTURED_PER_TEAM = 24
+#: ``decided_by`` of a settled hand that ends the game (:class:`~..games.pedro.scoring.Settlement`).
+DECIDED_BY = ("target", "bidder_goes_out", "tie_rule", "extra_hand")
 
 SUIT_NAMES = list(SUITS) + [s.lower() for s in SUITS] + list(SUIT_SYMBOLS)
 
@@ -236,7 +238,15 @@ class HandResultSchema(StrictSchema):
     bidder_goes_out = fields.Boolean(required=True, metadata={"description": "The hand started with both teams within the margin of the target."})
     game_over = fields.Boolean(required=True)
     winner = fields.String(required=True, allow_none=True)
-    decided_by = fields.String(required=True, allow_none=True, metadata={"description": "target, bidder_goes_out or tie_rule; null while the game goes on."})
+    decided_by = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(DECIDED_BY),
+        metadata={"description": (
+            "What ended the game: target (one team reached it), bidder_goes_out (the bidding team made its bid in a "
+            "bidder-goes-out hand), tie_rule (both reached the target; the table's bidder_wins or higher_score rule), "
+            "extra_hand (the extra hand after both reached the target: the bidding team if it made its bid, "
+            "else the other team); null while the game goes on."
+        )},
+    )
     next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
     explanation = fields.String(required=True)
 

@@ -158,6 +158,36 @@ def test_hand_bidder_goes_out_wins(client):
     assert "EW made its bid, so it goes out and wins at once." in body["explanation"]
 
 
+@pytest.mark.parametrize("lang, outcome", [
+    ("ja", "両チームが目標に到達した後の追加ハンドで、入札チームが入札に失敗したので、相手チームの NS の勝利です。"),
+    ("en", "In the extra hand after both teams reached the target, the bidding team was set, so the other team, NS, wins."),
+])
+def test_the_extra_hand_decides_a_set_bidder_loses(client, lang, outcome):
+    status, body = post(client, "/hand", {
+        "bid": {"team": "EW", "amount": 8}, "scores_before": {"NS": 100, "EW": 110}, "points": {"NS": 7, "EW": 7},
+    }, lang)
+    assert status == 200
+    assert body["scores_after"] == {"NS": 107, "EW": 102} and body["bid_made"] is False
+    assert (body["game_over"], body["winner"], body["decided_by"], body["next_hand"]) == (True, "NS", "extra_hand", None)
+    assert body["explanation"].endswith(outcome)
+    assert ("ビッダー・ゴーズ・アウトでした" not in body["explanation"]) and ("within" not in body["explanation"])
+
+
+def test_the_extra_hand_decides_a_bidder_that_makes_it_wins(client):
+    status, body = post(client, "/hand", {
+        "bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 104, "EW": 100}, "points": {"NS": 7, "EW": 7},
+    })
+    assert status == 200
+    assert (body["scores_after"], body["winner"], body["decided_by"], body["next_hand"]) == (
+        {"NS": 111, "EW": 107}, "NS", "extra_hand", None,
+    )
+    assert body["explanation"] == (
+        "NS は 7 を入札して 7 点を取ったので成功、7 点を加えます。EW は取った 7 点を加えます。"
+        "得点: NS 104 → 111、EW 100 → 107。"
+        "両チームが目標に到達した後の追加ハンドで、入札チームの NS が入札を達成したので NS の勝利です。"
+    )
+
+
 def test_hand_under_other_table_rules_echoes_them(client):
     rules = {"target": 50, "two_scored_by": "played", "tie_rule": "higher_score"}
     status, body = post(client, "/hand", {
@@ -255,6 +285,24 @@ def test_game_reaching_bidder_goes_out_then_won(client):
     assert answer["error"]["details"] == {"hands[8]": ["The game ended after hand 8 with EW winning, so hand 9 cannot follow."]}
 
 
+def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
+    hands = [hand("NS", 7, 14, 0)] * 6 + [hand("EW", 7, 0, 14)] * 6  # 84 / 84
+    hands += [hand("NS", 7, 11, 3), hand("NS", 7, 0, 5), hand("NS", 7, 7, 0), hand("EW", 7, 6, 8)]  # 101 / 100
+    status, body = post(client, "/game", {"hands": hands}, "en")
+    assert (status, body["scores"], body["winner"], body["next_hand"]) == (200, {"NS": 101, "EW": 100}, None, "extra_hand")
+    status, body = post(client, "/game", {"hands": hands + [hand("EW", 8, 7, 7)]}, "en")
+    assert status == 200
+    assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 108, "EW": 92}, "NS", None)
+    assert (body["hands"][-1]["decided_by"], body["hands"][-1]["game_over"]) == ("extra_hand", True)
+    assert body["explanation"] == (
+        "After 17 hand(s): NS 108, EW 92 (target 100). In the extra hand after both teams reached the target, "
+        "the bidding team was set, so the other team, NS, wins."
+    )
+    status, answer = post(client, "/game", {"hands": hands + [hand("EW", 8, 7, 7), hand("NS", 7, 7, 7)]}, "en")
+    assert status == 400 and answer["error"]["code"] == "hand_after_game_over"
+    assert list(answer["error"]["details"]) == ["hands[17]"]
+
+
 def test_game_errors_point_into_the_hand(client):
     status, answer = post(client, "/game", {"hands": [hand("NS", 7, 7, 7), {"bid": {"team": "NS", "amount": 7}, "trump": "H", "captured": {"NS": ["AH", "AH"]}}]})
     assert status == 400 and list(answer["error"]["details"]) == ["hands[1].captured.NS[1]"]
@@ -286,7 +334,7 @@ def test_every_settled_hand_text_says_what_the_catalogue_says(api, lang):
             t("pedro.settle_made" if made else "pedro.settle_set", lang, **values),
             t("pedro.settle_other", lang, other="NS", taken=3),
             t("pedro.settle_scores", lang, **values),
-            t("pedro.going_out_hand", lang, **values) if going_out else "",
+            t("pedro.going_out_hand", lang, **values) if going_out and not outcome.startswith("win_extra_hand") else "",
             t(f"pedro.{outcome}", lang, **values),
         ], lang)
         assert text.format(*values.values()) == expected

@@ -430,11 +430,54 @@ def test_higher_score_rule_with_equal_scores_plays_an_extra_hand():
     assert (result.winner, result.next_hand) == (None, "extra_hand")
 
 
-def test_the_extra_hand_is_bidder_goes_out():
+def test_the_extra_hand_is_bidder_goes_out_and_decides():
     result = settle("NS", 7, {"NS": 101, "EW": 100}, {"NS": 7, "EW": 7}, DEFAULT)
-    assert result.bidder_goes_out and result.winner == "NS"
+    assert result.bidder_goes_out and (result.winner, result.decided_by, result.next_hand) == ("NS", "extra_hand", None)
     failed = settle("NS", 8, {"NS": 101, "EW": 100}, {"NS": 7, "EW": 7}, DEFAULT)
-    assert failed.scores_after == {"NS": 93, "EW": 107} and failed.winner == "EW"
+    assert failed.scores_after == {"NS": 93, "EW": 107}
+    assert (failed.game_over, failed.winner, failed.decided_by, failed.next_hand) == (True, "EW", "extra_hand", None)
+
+
+@pytest.mark.parametrize(
+    "bidder, bid, points, before, after, winner",
+    [
+        # EW set, both still at the target: no second extra hand, the other team wins
+        ("EW", 8, {"NS": 7, "EW": 7}, {"NS": 100, "EW": 110}, {"NS": 107, "EW": 102}, "NS"),
+        # EW set and far behind after it: NS wins all the same
+        ("EW", 14, {"NS": 7, "EW": 7}, {"NS": 100, "EW": 100}, {"NS": 107, "EW": 86}, "NS"),
+        # the bidder makes its bid though the other team ends higher: the bidder wins
+        ("NS", 7, {"NS": 7, "EW": 7}, {"NS": 100, "EW": 130}, {"NS": 107, "EW": 137}, "NS"),
+        # the bidder is set with the other team behind: the other team still wins
+        ("NS", 9, {"NS": 8, "EW": 6}, {"NS": 120, "EW": 100}, {"NS": 111, "EW": 106}, "EW"),
+    ],
+)
+def test_the_extra_hand_decides_whatever_the_scores(bidder, bid, points, before, after, winner):
+    result = settle(bidder, bid, before, points, DEFAULT)
+    assert result.scores_after == after
+    assert (result.game_over, result.winner, result.decided_by, result.next_hand) == (True, winner, "extra_hand", None)
+
+
+def test_the_higher_score_rules_extra_hand_after_equal_scores_decides_too():
+    rules = Rules(tie_rule="higher_score")
+    check_game_running({"NS": 100, "EW": 100}, rules, ())
+    result = settle("EW", 9, {"NS": 100, "EW": 100}, {"NS": 6, "EW": 8}, rules)
+    assert (result.scores_after, result.winner, result.decided_by) == ({"NS": 106, "EW": 91}, "NS", "extra_hand")
+
+
+def test_a_game_whose_extra_hand_is_set_is_won_by_the_other_team():
+    hands = [("NS", 7, {"NS": 14, "EW": 0})] * 6 + [("EW", 7, {"NS": 0, "EW": 14})] * 6  # 84 / 84
+    hands += [("NS", 7, {"NS": 11, "EW": 3}), ("NS", 7, {"NS": 0, "EW": 5})]  # 95 / 87, NS set: 88 / 92
+    hands += [("NS", 7, {"NS": 7, "EW": 0}), ("EW", 7, {"NS": 6, "EW": 8})]  # 95 / 92, then 101 / 100
+    ledger = play_game(hands, DEFAULT)
+    assert [h.bidder_goes_out for h in ledger.hands] == [False] * 16
+    assert ledger.hands[-1].scores_after == {"NS": 101, "EW": 100} and ledger.next_hand == "extra_hand"
+    ledger = play_game(hands + [("EW", 8, {"NS": 7, "EW": 7})], DEFAULT)
+    last = ledger.hands[-1]
+    assert (last.scores_after, last.bid_made, last.decided_by) == ({"NS": 108, "EW": 92}, False, "extra_hand")
+    assert (ledger.winner, ledger.next_hand) == ("NS", None)
+    with pytest.raises(RuleError) as caught:
+        play_game(hands + [("EW", 8, {"NS": 7, "EW": 7}), ("NS", 7, {"NS": 7, "EW": 7})], DEFAULT)
+    assert caught.value.code == "hand_after_game_over"
 
 
 def test_a_finished_game_takes_no_hand():

@@ -19,7 +19,8 @@ class GameLedger(NamedTuple):
 
 def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> GameLedger:
     """Settle ``(bid team, bid, points)`` hands in order from 0-0; a hand after the game
-    is won is refused."""
+    is won is refused. The extra hand after both teams reach the target decides the game
+    (bid made: the bidding team wins, set: the other team), so no hand follows it."""
     scores = {"NS": 0, "EW": 0}
     ledger: list[Settlement] = []
     over = False

@@ -7,6 +7,11 @@ reaches play is scored by nobody.
 
 Settlement: the bidding team adds all its points if it took at least its bid, otherwise it
 subtracts the bid (scores may go negative); the other team always adds what it took.
+
+End of game ("End of game"): the first team at the target wins; a bidder-goes-out hand is
+won by the bidding team if it makes its bid; both teams at the target in one hand: the tie
+rule, by default one extra bidder-goes-out hand, which decides (bid made: the bidding team
+wins; set: the other team wins).
 """
 
 from __future__ import annotations
@@ -157,7 +162,7 @@ class Settlement(NamedTuple):
     bidder_goes_out: bool
     game_over: bool
     winner: str | None
-    decided_by: str | None  # target, bidder_goes_out, tie_rule
+    decided_by: str | None  # target, bidder_goes_out, tie_rule, extra_hand
     next_hand: str | None  # normal, bidder_goes_out, extra_hand; None when over
 
 
@@ -166,6 +171,12 @@ def bidder_goes_out(scores: dict[str, int], rules: Rules) -> bool:
     100) is a bidder-goes-out hand (rules/pedro.md, "End of game")."""
     threshold = rules.target - rules.bidder_out_margin
     return scores["NS"] >= threshold and scores["EW"] >= threshold
+
+
+def extra_hand(scores: dict[str, int], rules: Rules) -> bool:
+    """A hand that STARTS with both teams at or above the target is the extra hand the tie
+    rule plays (:func:`check_game_running` allows it only while the tie continues)."""
+    return scores["NS"] >= rules.target and scores["EW"] >= rules.target
 
 
 def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> None:
@@ -187,6 +198,12 @@ def settle(
 ) -> Settlement:
     """Apply one hand's points to the scores and decide whether the game is over.
 
+    The extra hand played after both teams reached the target (its ``scores_before`` both
+    at or above it) decides the game (rules/pedro.md, "End of game"; seed: 「追加で
+    「ビッダー・ゴーズ・アウト」ハンドを行い勝者を決定します」): the bidding team wins if it
+    makes its bid, otherwise the other team wins, whatever the scores (``decided_by``
+    ``extra_hand``). Other hands: see :func:`_winner`.
+
     The result holds ``scores_before`` and ``points`` themselves, not copies."""
     other = OTHER_TEAM[bid_team]
     taken = points[bid_team]
@@ -196,7 +213,10 @@ def settle(
     after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
-    winner, decided_by = _winner(bid_team, made, going_out, after, both_at_target, rules)
+    if extra_hand(scores_before, rules):  # the extra hand decides: no second one
+        winner, decided_by = (bid_team if made else other), "extra_hand"
+    else:
+        winner, decided_by = _winner(bid_team, made, going_out, after, both_at_target, rules)
     if winner:
         next_hand = None
     elif both_at_target:
@@ -217,7 +237,8 @@ def _winner(
     """The winner after this hand and the rule that decided (None, None: play on).
 
     A bidder-goes-out hand is won by the bidding team if it makes its bid; else the one
-    team at the target wins; both there: the tie rule (an extra hand decides by default).
+    team at the target wins; both there: the tie rule (by default nobody yet: an extra hand
+    follows, and :func:`settle` lets it decide).
     """
     if going_out and made:
         return bid_team, "bidder_goes_out"
