@@ -7,6 +7,7 @@ headers (``Allow`` on 405) by starting from ``e.get_response()`` (Flask's error 
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from flask import Flask, current_app, request
@@ -55,13 +56,25 @@ def json_path(where: tuple) -> str:
     return path or "$"
 
 
-def json_paths(messages, prefix: str = "") -> dict[str, list[str]]:
-    """Flatten marshmallow's nested messages to ``{"players[0].cards[1].color": [...]}``."""
-    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        return {prefix or "$": messages}
-    if isinstance(messages, str):
-        return {prefix or "$": [messages]}
+def json_paths(messages, prefix: str = "", most: int | None = None) -> dict[str, list[str]]:
+    """Flatten marshmallow's nested messages to ``{"players[0].cards[1].color": [...]}``;
+    ``most``: stop at that many paths (the rest is not walked)."""
     flat: dict[str, list[str]] = {}
+    for path, texts in _paths(messages, prefix):
+        if path not in flat and most is not None and len(flat) >= most:
+            break
+        flat.setdefault(path, []).extend(texts)
+    return flat
+
+
+def _paths(messages, prefix: str):
+    """``(JSON path, messages)`` of nested messages, depth first, in their order."""
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        yield prefix or "$", messages
+        return
+    if isinstance(messages, str):
+        yield prefix or "$", [messages]
+        return
     items = messages.items() if isinstance(messages, dict) else enumerate(messages)
     for key, value in items:
         if key == "_schema":
@@ -70,9 +83,7 @@ def json_paths(messages, prefix: str = "") -> dict[str, list[str]]:
             path = f"{prefix}[{key}]"
         else:
             path = f"{prefix}.{key}" if prefix else str(key)
-        for inner, texts in json_paths(value, path).items():
-            flat.setdefault(inner, []).extend(texts)
-    return flat
+        yield from _paths(value, path)
 
 
 def _body(status: int, code: str, message: str, details=None) -> tuple[dict, int]:
@@ -84,13 +95,22 @@ def api_error_body(error: ApiError, lang: str) -> dict:
     return _body(error.status, error.code, t(error.message_key, lang, **error.params), error.details)[0]
 
 
+#: The most ``details`` entries an answer holds; beyond, the first ones and ``truncated: true``.
+MAX_DETAILS = 20
+
+
 def validation_error_body(error: ValidationError, lang: str) -> dict:
-    """The error document of marshmallow's refusal: each bad field by JSON path, in ``lang``."""
+    """The error document of marshmallow's refusal: each bad field by JSON path, in ``lang``;
+    at most :data:`MAX_DETAILS` of them, then ``"truncated": true`` (only then present)."""
+    paths = json_paths(error.messages, most=MAX_DETAILS + 1)
     details = {
         path: [translate_validation(m, lang) for m in texts]
-        for path, texts in json_paths(error.messages).items()
+        for path, texts in itertools.islice(paths.items(), MAX_DETAILS)
     }
-    return _body(400, "invalid_input", t("errors.invalid_input", lang), details)[0]
+    body = _body(400, "invalid_input", t("errors.invalid_input", lang), details)[0]
+    if len(paths) > MAX_DETAILS:
+        body["error"]["truncated"] = True
+    return body
 
 
 def _api_error(error: ApiError):

@@ -1,8 +1,8 @@
 """Reading a request: its language and its JSON body, strictly.
 
 The body must be ``application/json`` (415 otherwise), not empty, valid JSON without
-NaN/Infinity, repeated keys or lone surrogates, and not nested deeper than the schemas can
-use (400).
+NaN/Infinity (nor numbers beyond a double, ``1e400``), repeated keys or lone surrogates,
+and not nested deeper than the schemas can use (400).
 The size limit is Flask's ``MAX_CONTENT_LENGTH`` (413).
 
 Two readers give the same documents. :func:`strict_document` is the reference: Python's
@@ -15,6 +15,7 @@ the error message.
 from __future__ import annotations
 
 import json
+import math
 
 import orjson
 
@@ -55,6 +56,15 @@ def _no_constants(name: str):
     raise _BadJson(f"{name} is not allowed")
 
 
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it has no finite double
+    (``1e400``: Python's float gives inf, which no JSON text can hold)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadJson(f"number {text[:40]} is out of range (not a finite double)")
+    return value
+
+
 def _unique_keys(pairs):
     seen = {}
     for key, value in pairs:
@@ -85,7 +95,9 @@ def check_text(value) -> None:
 def strict_document(raw: bytes):
     """The JSON document in ``raw``: the reference reader (refusals raise ``ValueError``)."""
     text = raw.decode("utf-8")
-    document = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+    document = json.loads(
+        text, parse_constant=_no_constants, parse_float=_finite, object_pairs_hook=_unique_keys
+    )
     check_text(document)
     return document
 

@@ -113,14 +113,19 @@ def operation(**fields) -> Callable:
     return register
 
 
+#: A query integer: ASCII digits only (``\d`` and ``int()`` also take ``３`` and ``٣``).
+_ASCII_INTEGER = re.compile(r"-?[0-9]{1,18}")
+
+
 def query_input(schema: Schema, _environ: dict | None = None) -> dict:
-    """The query string as the schema's input: ``lang`` left out, integers converted."""
+    """The query string as the schema's input: ``lang`` left out, integers of ASCII digits
+    converted (any other text stays text, which an integer field refuses)."""
     found = {}
     for key, value in request.args.items(multi=False):
         if key == "lang":
             continue
         field = schema.fields.get(key)
-        if isinstance(field, fields.Integer) and re.fullmatch(r"-?\d{1,18}", value):
+        if isinstance(field, fields.Integer) and _ASCII_INTEGER.fullmatch(value):
             value = int(value)
         found[key] = value
     return found

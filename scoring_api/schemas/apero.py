@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, post_load, validate
 
 from ..games import apero
-from .common import StrictSchema, integer, text
+from .common import ItemList, StrictSchema, integer, text
 
 MAX_SETS = 10  # sets shuffled together; the scorer is exact beyond, the cap bounds work
 MAX_PLAYERS = 20
@@ -41,7 +41,7 @@ class CardSchema(StrictSchema):
 
 class PlayerSchema(StrictSchema):
     name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
-    cards = fields.List(
+    cards = ItemList(
         fields.Nested(CardSchema),
         required=True,
         validate=validate.Length(1, MAX_CARDS_PER_PLAYER),
@@ -55,7 +55,7 @@ class AperoScoreRequestSchema(StrictSchema):
         validate=validate.Range(1, MAX_SETS),
         metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
     )
-    players = fields.List(
+    players = ItemList(
         fields.Nested(PlayerSchema),
         required=True,
         validate=validate.Length(1, MAX_PLAYERS),

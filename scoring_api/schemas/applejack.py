@@ -10,7 +10,7 @@ from marshmallow import fields, post_load, validate
 
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS, FIELDS
-from .common import MaxProperties, StrictSchema, boolean, integer
+from .common import ItemList, MaxProperties, StrictSchema, boolean, integer
 
 MAX_APPLES = 10  # apples of one variety on one tile
 MAX_BLOSSOMS = 10  # blossoms on one tile
@@ -47,7 +47,7 @@ class ApplejackTileSchema(StrictSchema):
         },
     )
     blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS), metadata={"description": "Blossoms shown."})
-    beehives = fields.List(
+    beehives = ItemList(
         fields.String(validate=validate.OneOf(EDGES)),
         validate=validate.Length(0, len(EDGES)),
         metadata={"description": "Edges showing a beehive, as placed (rotation applied). " + EDGE_TEXT},
@@ -86,7 +86,7 @@ class ApplejackBoardBeehiveSchema(StrictSchema):
 
 class ApplejackBoardAppleSchema(StrictSchema):
     variety = variety(required=True, metadata={"description": "Variety id of the printed apple."})
-    fields_ = fields.List(
+    fields_ = ItemList(
         integer(validate=FIELD_RANGE),
         data_key="fields",
         attribute="fields",
@@ -101,18 +101,18 @@ class ApplejackBoardAppleSchema(StrictSchema):
 
 
 class ApplejackBoardSchema(StrictSchema):
-    beehives = fields.List(
+    beehives = ItemList(
         fields.Nested(ApplejackBoardBeehiveSchema), validate=validate.Length(0, MAX_BOARD_ITEMS),
         metadata={"description": "Beehives printed at outer edges of the board."},
     )
-    apples = fields.List(
+    apples = ItemList(
         fields.Nested(ApplejackBoardAppleSchema), validate=validate.Length(0, MAX_BOARD_ITEMS),
         metadata={"description": "Side B: apples printed in the board's corners (1 apple each)."},
     )
 
 
 class ApplejackOrchardSchema(StrictSchema):
-    tiles = fields.List(
+    tiles = ItemList(
         fields.Nested(ApplejackTileSchema), required=True, validate=validate.Length(0, len(FIELDS)),
         metadata={"description": "Tiles on the board, each on its own field."},
     )
@@ -135,7 +135,7 @@ ORCHARD = "The player's orchard: tiles by field, optional board."
 
 class ApplejackHarvestRequestSchema(StrictSchema):
     orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
-    varieties = fields.List(
+    varieties = ItemList(
         variety(), required=True, validate=validate.Length(1, 2),
         metadata={"description": "The 1 or 2 varieties whose apples the die passed, in path order.", "examples": [["red"]]},
     )

@@ -32,7 +32,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from .codegen import Fallback, Source
-from .common import JsonBoolean, JsonInteger, MaxProperties
+from .common import ItemList, JsonBoolean, JsonInteger, MaxProperties
 
 Convert = Callable[[Any], Any]
 
@@ -40,6 +40,7 @@ _STRINGS = (fields.String,)
 _INTEGERS = (fields.Integer, JsonInteger)
 _BOOLEANS = (fields.Boolean, JsonBoolean)
 _RAW = (fields.Raw, fields.Field)
+_LISTS = (fields.List, ItemList)  # ItemList: the same result, its length checked first
 
 __all__ = ["Fallback", "VERIFY", "loader"]
 
@@ -205,8 +206,16 @@ def _load_expression(source: Source, field: fields.Field, value: str) -> str | N
     helper, _ = source.function(("load value", id(field)), field)
     lines = [f"def {helper}(x):", "    if x is None:"]
     lines.append("        return None" if field.allow_none else "        raise Fallback")
+    validators = field.validators
+    if type(field) in _LISTS:  # a list's length is tested before its items are read
+        first = [v for v in validators if type(v) is validate.Length]
+        validators = [v for v in validators if type(v) is not validate.Length]
+        if first:
+            lengths = " and ".join(_test(source, v, "x", scalar=False) for v in first)
+            lines += ["    if type(x) is not list:", "        raise Fallback"]
+            lines += [f"    if not ({lengths}):", "        raise Fallback"]
     lines += [f"    {line}" for line in body]
-    checks = [_test(source, validator, "x", scalar=False) for validator in field.validators]
+    checks = [_test(source, validator, "x", scalar=False) for validator in validators]
     if checks:
         lines += [f"    if not ({' and '.join(checks)}):", "        raise Fallback"]
     lines.append("    return x")
@@ -220,7 +229,7 @@ def _load_body(source: Source, field: fields.Field) -> list[str] | None:
     kind = type(field)
     if kind in _RAW:
         return []
-    if kind is fields.List:
+    if kind in _LISTS:
         item = _load_expression(source, field.inner, "y")
         if item is None:
             item = f"{source.ref(_deserialize, 'deserialize')}({source.ref(field.inner, 'field')}, y)"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ..games import fairy_black_box as fbb
-from .common import StrictSchema, boolean, integer, text
+from .common import ItemList, StrictSchema, boolean, integer, text
 
 MIN_PLAYERS = fbb.MIN_PLAYERS
 MAX_PLAYERS = fbb.MAX_PLAYERS
@@ -70,7 +70,7 @@ class FairyBlackBoxPlayerSchema(StrictSchema):
         required=True,
         metadata={"description": "True if the player left the game (mood reached 0)."},
     )
-    treasures = fields.List(
+    treasures = ItemList(
         fields.Nested(FairyBlackBoxTreasureSchema),
         required=True,
         validate=validate.Length(0, MAX_TREASURES),
@@ -82,7 +82,7 @@ class FairyBlackBoxPlayerSchema(StrictSchema):
 
 
 class FairyBlackBoxScoreRequestSchema(StrictSchema):
-    players = fields.List(
+    players = ItemList(
         fields.Nested(FairyBlackBoxPlayerSchema),
         required=True,
         validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
@@ -233,7 +233,7 @@ class FairyBlackBoxRemainingPlayerSchema(StrictSchema):
 
 
 class FairyBlackBoxNextPlayerRequestSchema(StrictSchema):
-    players = fields.List(
+    players = ItemList(
         fields.Nested(FairyBlackBoxRemainingPlayerSchema),
         required=True,
         validate=validate.Length(1, MAX_PLAYERS - 1),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, post_load, validate
+from marshmallow import fields, post_load, validate
 
 from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_SYMBOLS, SUITS, TEAMS
 from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
-from .common import StrictSchema, integer
+from ..i18n import t
+from .common import ItemList, StrictSchema, integer
 
 MAX_TARGET = 1000
 MAX_SCORE = 100_000  # |score| bound for scores_before
@@ -33,7 +34,7 @@ def card_field(**kwargs) -> fields.String:
 
 
 def cards_field(max_items: int, **kwargs) -> fields.List:
-    return fields.List(card_field(), validate=validate.Length(0, max_items), **kwargs)
+    return ItemList(card_field(), validate=validate.Length(0, max_items), **kwargs)
 
 
 def seat_field(**kwargs) -> fields.String:
@@ -111,7 +112,14 @@ class CapturedSchema(StrictSchema):
 
 
 class CallField(fields.Field):
-    """A call: a bid amount (whole number) or ``"pass"``."""
+    """A call: a bid amount (whole number) or ``"pass"``. Its messages are the catalogue's
+    (``validation.pedro_call``, ``validation.range_all``), shown in the request's language."""
+
+    default_error_messages = {
+        "invalid": t("validation.pedro_call", "en"),
+        "range": t("validation.range_all", "en", min=1, max=MAX_POINTS),
+        "null": t("validation.pedro_call", "en"),
+    }
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str) and value.strip().lower() == "pass":
@@ -119,9 +127,9 @@ class CallField(fields.Field):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (
             isinstance(value, float) and not value.is_integer()
         ):
-            raise ValidationError('A call is a bid (a whole number) or "pass".')
+            raise self.make_error("invalid")
         if not 1 <= value <= MAX_POINTS:
-            raise ValidationError(f"Must be greater than or equal to 1 and less than or equal to {MAX_POINTS}.")
+            raise self.make_error("range")
         return int(value)
 
 
@@ -130,7 +138,7 @@ CALL_JSON_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_P
 
 class AuctionRequestSchema(StrictSchema):
     dealer = seat_field(required=True, metadata={"description": "The dealer's seat; calls start at the dealer's left (clockwise N E S W)."})
-    calls = fields.List(
+    calls = ItemList(
         CallField(metadata=CALL_JSON_SCHEMA),
         required=True,
         validate=validate.Length(1, 4),
@@ -167,7 +175,7 @@ class HandsSchema(StrictSchema):
 class TrickRequestSchema(StrictSchema):
     trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S (or ♥ ♦ ♣ ♠)."})
     leader = seat_field(required=True, metadata={"description": "Seat that led the trick."})
-    cards = fields.List(card_field(), required=True, validate=validate.Length(4, 4), metadata={"description": "The four cards in play order, from the leader clockwise."})
+    cards = ItemList(card_field(), required=True, validate=validate.Length(4, 4), metadata={"description": "The four cards in play order, from the leader clockwise."})
     hands = fields.Nested(
         HandsSchema,
         metadata={"description": "Optional: each player's cards before this trick; then every card is checked against the follow rule."},
@@ -257,7 +265,7 @@ class HandResponseSchema(HandResultSchema):
 
 class GameRequestSchema(StrictSchema):
     rules = rules_field()
-    hands = fields.List(
+    hands = ItemList(
         fields.Nested(HandInputSchema), required=True, validate=validate.Length(0, MAX_HANDS),
         metadata={"description": "Every hand so far, in order, starting from 0-0."},
     )
