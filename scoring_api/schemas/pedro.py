@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, post_load, validate
+from marshmallow import ValidationError, fields, post_load, validate
 
-from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_SYMBOLS, SUITS, TEAMS
+from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_PATTERN, SUIT_SPELLINGS, TEAMS
 from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
 from ..i18n import t
 from .common import ItemList, StrictSchema, integer
@@ -17,14 +17,33 @@ MAX_CAPTURED_PER_TEAM = 24
 #: ``decided_by`` of a settled hand that ends the game (:class:`~..games.pedro.scoring.Settlement`).
 DECIDED_BY = ("target", "bidder_goes_out", "tie_rule", "extra_hand")
 
-SUIT_NAMES = list(SUITS) + [s.lower() for s in SUITS] + list(SUIT_SYMBOLS)
+#: The exact spellings of a suit (``trump``): H D C S in either case, ♥♡ ♦♢ ♣♧ ♠♤.
+SUIT_NAMES = list(SUIT_SPELLINGS)
+#: The calls of one auction round: one per seat (``call_count`` refuses any other number).
+CALLS = 4
+
+
+class FullMatch(validate.Regexp):
+    """``Regexp`` that must match the WHOLE text (``re.fullmatch``): with ``match`` a
+    pattern ending in ``$`` would also pass a final newline. apispec publishes its pattern
+    as ``pattern`` (JSON Schema's ``$`` is the end of the text, so the two agree); the
+    compiled loader, which inlines only a plain ``Regexp``, calls it as it is."""
+
+    def __call__(self, value: str) -> str:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
 
 
 def card_field(**kwargs) -> fields.String:
-    """A card as text; parsed (and refused with the card named) by the game rules."""
+    """A card as text; parsed (and refused with the card named) by the game rules, which
+    accept exactly the texts that fully match :data:`CARD_PATTERN`."""
     return fields.String(
         metadata={
-            "description": "Rank A K Q J 10 9-2 then suit H D C S (or ♥ ♦ ♣ ♠), e.g. 10H, 5♦, as.",
+            "description": (
+                "Rank A K Q J 10 9 8 7 6 5 4 3 2 (letters in either case) then suit H D C S (either case) "
+                "or ♥♡ ♦♢ ♣♧ ♠♤, nothing else (no spaces), e.g. 10H, 5♦, as."
+            ),
             "pattern": CARD_PATTERN,
             "examples": ["5H"],
         },
@@ -46,7 +65,11 @@ def team_field(**kwargs) -> fields.String:
 
 
 def suit_field(**kwargs) -> fields.String:
-    return fields.String(validate=validate.OneOf(SUIT_NAMES), **kwargs)
+    """A suit, spelled as :data:`SUIT_PATTERN` (the whole text) allows: a pattern, not an
+    enum (an enum of ``H`` and ``h`` makes client generators clash on the names); refused
+    with the list of spellings (marshmallow's OneOf message, which the catalogue translates)."""
+    error = f"Must be one of: {', '.join(SUIT_NAMES)}."
+    return fields.String(validate=FullMatch(SUIT_PATTERN, error=error), **kwargs)
 
 
 class RulesSchema(StrictSchema):
@@ -141,8 +164,12 @@ class AuctionRequestSchema(StrictSchema):
     calls = ItemList(
         CallField(metadata=CALL_JSON_SCHEMA),
         required=True,
-        validate=validate.Length(1, 4),
-        metadata={"description": "The four calls in order from the dealer's left: an amount or \"pass\"."},
+        # exactly CALLS items, as the spec says; any other number is refused by the
+        # auction's call_count, whose sentence says why in the player's language
+        metadata={
+            "description": "The four calls in order from the dealer's left: an amount or \"pass\".",
+            "minItems": CALLS, "maxItems": CALLS,
+        },
     )
     rules = rules_field()
 
@@ -173,7 +200,7 @@ class HandsSchema(StrictSchema):
 
 
 class TrickRequestSchema(StrictSchema):
-    trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S (or ♥ ♦ ♣ ♠)."})
+    trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
     leader = seat_field(required=True, metadata={"description": "Seat that led the trick."})
     cards = ItemList(card_field(), required=True, validate=validate.Length(4, 4), metadata={"description": "The four cards in play order, from the leader clockwise."})
     hands = fields.Nested(
@@ -212,7 +239,7 @@ class HandInputSchema(StrictSchema):
 
     bid = fields.Nested(BidSchema, required=True)
     points = fields.Nested(TeamPointsSchema, metadata={"description": "Points each team took; or give trump and captured instead."})
-    trump = suit_field(metadata={"description": "Trump suit, with captured."})
+    trump = suit_field(metadata={"description": "Trump suit, with captured: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
     captured = fields.Nested(CapturedSchema, metadata={"description": "Cards each team captured in tricks (at least its point cards)."})
     two_dealt_to = team_field(allow_none=True, metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null: it never came into play)."})
     two_played_by = team_field(allow_none=True, metadata={"description": "Rule 'played': team of the player who played the 2 of trump."})

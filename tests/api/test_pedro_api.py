@@ -40,6 +40,18 @@ def test_auction_forced_dealer_in_english(client):
     assert body["explanation"].endswith("the dealer N (NS) must bid 7; N names trump and leads first.")
 
 
+@pytest.mark.parametrize("calls", [[], [7], [7, "pass", "pass"], [7, "pass", "pass", "pass", "pass"], ["pass"] * 40])
+@pytest.mark.parametrize("lang, message", [
+    ("ja", "入札は1周で4人分です（ディーラーの左から順に4つ）。受け取った数: {}。"),
+    ("en", "The auction is one round of four calls, from the dealer's left; got {}."),
+])
+def test_the_auction_is_exactly_four_calls(client, calls, lang, message):
+    status, answer = post(client, "/auction", {"dealer": "W", "calls": calls}, lang)
+    assert status == 400
+    expected = message.format(len(calls))
+    assert answer["error"] == {"code": "call_count", "message": expected, "details": {"calls": [expected]}}
+
+
 @pytest.mark.parametrize(
     "body, code, path",
     [
@@ -118,6 +130,91 @@ def test_trick_bad_cards_are_named(client, cards, code, path):
     assert status == 400 and body["error"]["code"] == code and path in body["error"]["details"]
     if code == "bad_card":
         assert '"1H" is not a card' in body["error"]["message"]
+
+
+@pytest.mark.parametrize("text", [" AH", "AH\n", "AH ", "\nAH", "A H", "ＡH", "A♥\ufe0f"])
+def test_a_card_with_anything_around_it_is_refused_naming_the_field(client, text):
+    body = {"trump": "H", "leader": "N", "cards": [text, "KH", "QH", "JH"]}
+    status, answer = post(client, "/trick", body, "en")
+    assert status == 400 and answer["error"]["code"] == "bad_card"
+    assert answer["error"]["details"] == {"cards[0]": [answer["error"]["message"]]}
+    assert answer["error"]["message"].startswith(f'"{text}" is not a card')
+    body = {"trump": "H", "leader": "N", "cards": ["AS", "KH", "QH", "JH"], "hands": {"N": ["AS"], "E": ["2C", text]}}
+    status, answer = post(client, "/trick", body)
+    assert (status, answer["error"]["code"], list(answer["error"]["details"])) == (400, "bad_card", ["hands.E[1]"])
+    assert answer["error"]["message"].startswith(f"「{text}」はカードとして読めません。")
+    body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": "H",
+            "captured": {"NS": ["AH"], "EW": ["KH", "QH", text]}}
+    status, answer = post(client, "/hand", body)
+    assert (status, answer["error"]["code"], list(answer["error"]["details"])) == (400, "bad_card", ["captured.EW[2]"])
+
+
+def test_every_documented_card_spelling_is_accepted(client):
+    ranks = ["A", "a", "K", "k", "Q", "q", "J", "j", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    suits = {"H": "Hh♥♡", "D": "Dd♦♢", "C": "Cc♣♧", "S": "Ss♠♤"}
+    spellings = [(rank + text, rank.upper() + suit) for rank in ranks for suit, texts in suits.items() for text in texts]
+    assert len(spellings) == 272
+    rules = {"two_scored_by": "captured"}
+    for text, card in spellings:
+        body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": "H",
+                "captured": {"NS": [text], "EW": []}, "rules": rules}
+        status, answer = post(client, "/hand", body)
+        assert status == 200, (text, answer)
+        points = {"AH": 1, "JH": 1, "10H": 1, "5H": 5, "5D": 5, "2H": 1}.get(card, 0)
+        assert answer["points"] == {"NS": points, "EW": 0}, text
+
+
+# -- trump spellings (a pattern, not an enum) ---------------------------------------------
+
+
+@pytest.mark.parametrize("trump", list("HDCShdcs♥♡♦♢♣♧♠♤"))
+def test_every_trump_spelling_is_accepted(client, trump):
+    status, body = post(client, "/trick", {"trump": trump, "leader": "N", "cards": ["9C", "AD", "KC", "QC"]})
+    assert status == 200, body
+
+
+@pytest.mark.parametrize("trump", ["", " H", "H ", "H\n", "HH", "hearts", "♥\ufe0f", "Ｈ", "X", "1"])
+@pytest.mark.parametrize("lang, message", [
+    ("en", "Must be one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
+    ("ja", "次のどれかにしてください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
+])
+def test_a_bad_trump_is_refused_in_the_players_language(client, trump, lang, message):
+    status, body = post(client, "/trick", {"trump": trump, "leader": "N", "cards": ["9C", "AD", "KC", "QC"]}, lang)
+    assert status == 400 and body["error"]["code"] == "invalid_input"
+    assert body["error"]["details"] == {"trump": [message]}
+    hand = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": trump, "captured": {"NS": []}}
+    status, body = post(client, "/hand", hand, lang)
+    assert status == 400 and body["error"]["details"] == {"trump": [message]}
+
+
+def test_the_spec_describes_spellings_with_patterns_and_the_calls_as_four(client):
+    import yaml
+
+    from scoring_api.games.pedro.cards import CARD_PATTERN, SUIT_PATTERN
+
+    spec = yaml.safe_load(client.get("/openapi.yaml").data)
+    schemas = spec["components"]["schemas"]
+    for name in ("TrickRequest", "HandRequest", "HandInput"):
+        trump = schemas[name]["properties"]["trump"]
+        assert trump["type"] == "string" and trump["pattern"] == SUIT_PATTERN == "^[HDCShdcs♥♡♦♢♣♧♠♤]$"
+        assert "enum" not in trump
+    assert schemas["TrickRequest"]["properties"]["cards"]["items"]["pattern"] == CARD_PATTERN
+
+    def enums(node):
+        if isinstance(node, dict):
+            if "enum" in node:
+                yield node["enum"]
+            for value in node.values():
+                yield from enums(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from enums(value)
+
+    for values in enums(spec):  # client generators name enum members by their text, case folded
+        texts = [str(value).casefold() for value in values]
+        assert len(texts) == len(set(texts)), values
+    calls = schemas["AuctionRequest"]["properties"]["calls"]
+    assert (calls["minItems"], calls["maxItems"]) == (4, 4)
 
 
 # -- /hand --------------------------------------------------------------------------------

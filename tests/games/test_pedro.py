@@ -10,8 +10,11 @@ from scoring_api.games.errors import RuleError
 from scoring_api.games.pedro.auction import run_auction
 from scoring_api.games.pedro.cards import (
     CARD_PATTERN,
+    CARD_SPELLINGS,
     DECK,
     IN_PLAY,
+    SUIT_PATTERN,
+    SUIT_SPELLINGS,
     SUITS,
     Card,
     is_trump,
@@ -50,13 +53,16 @@ def cards(*texts):
 @pytest.mark.parametrize(
     "text, card",
     [("10H", Card("10", "H")), ("5♦", Card("5", "D")), ("AS", Card("A", "S")), ("as", Card("A", "S")),
-     ("qc", Card("Q", "C")), ("2♠", Card("2", "S")), (" 10h ", Card("10", "H"))],
+     ("qc", Card("Q", "C")), ("2♠", Card("2", "S")), ("10h", Card("10", "H")), ("j♧", Card("J", "C"))],
 )
 def test_cards_are_read_in_every_spelling(text, card):
     assert parse_card(text) == card
 
 
-@pytest.mark.parametrize("text", ["1H", "11S", "10", "H", "XS", "AH1", "", "5★"])
+@pytest.mark.parametrize("text", [
+    "1H", "11S", "10", "H", "XS", "AH1", "", "5★", " AH", "AH ", "AH\n", "\nAH", " 10h ", "A H", "10 H",
+    "AH\r", "\tAH", "ＡH", "A♥\ufe0f", "１０H", "1O", "T♠", "01H", "AHH", "HA", "♥A", "AH\x00",
+])
 def test_anything_else_is_refused_naming_the_card(text):
     with pytest.raises(RuleError) as caught:
         parse_card(text, ("cards", 2))
@@ -66,11 +72,11 @@ def test_anything_else_is_refused_naming_the_card(text):
 
 def test_the_spellings_table_reads_exactly_what_the_pattern_matches():
     pattern = re.compile(CARD_PATTERN)
-    alphabet = ["1", "0", "10", "2", "5", "9", "A", "k", "q", "J", "X", "H", "d", "c", "S", "♥", "♢", "♣", "♤", "★", " "]
+    alphabet = ["1", "0", "10", "2", "5", "9", "A", "k", "q", "J", "X", "H", "d", "c", "S", "♥", "♢", "♣", "♤", "★", " ", "\n"]
     for size in (1, 2, 3):
         for parts in itertools.product(alphabet, repeat=size):
             text = "".join(parts)
-            match = pattern.match(text.strip())
+            match = pattern.fullmatch(text)
             try:
                 card = parse_card(text)
             except RuleError:
@@ -80,9 +86,42 @@ def test_the_spellings_table_reads_exactly_what_the_pattern_matches():
             assert card == expected, text
 
 
+def test_exactly_the_documented_spellings_are_cards():
+    """README: ranks A K Q J (either case) 10 9 8 7 6 5 4 3 2, then a suit letter H D C S
+    (either case) or a symbol ♥♡ ♦♢ ♣♧ ♠♤; nothing else, no spaces."""
+    ranks = {"A": "Aa", "K": "Kk", "Q": "Qq", "J": "Jj", **{str(n): [str(n)] for n in range(2, 11)}}
+    suits = {"H": "Hh♥♡", "D": "Dd♦♢", "C": "Cc♣♧", "S": "Ss♠♤"}
+    spellings = {
+        rank_text + suit_text: Card(rank, suit)
+        for rank, rank_texts in ranks.items() for rank_text in rank_texts
+        for suit, suit_texts in suits.items() for suit_text in suit_texts
+    }
+    assert len(spellings) == 4 * 2 * 4 * 4 + 9 * 1 * 4 * 4 == 272
+    assert {text: parse_card(text) for text in spellings} == spellings
+    assert set(CARD_SPELLINGS) == set(spellings)
+    assert all(re.fullmatch(CARD_PATTERN, text) for text in spellings)
+    near_misses = {
+        wrap.format(text) for text in spellings
+        for wrap in (" {}", "{} ", "{}\n", "\n{}", "{}\r\n", "\t{}", "{}\u200b", "{}\ufe0f", "{0}{0}")
+    }
+    for text in near_misses:
+        assert re.fullmatch(CARD_PATTERN, text) is None, text
+        with pytest.raises(RuleError):
+            parse_card(text)
+        with pytest.raises(RuleError):
+            parse_cards(["AS", text])
+    assert re.match(CARD_PATTERN, "AH\n") is not None  # why the whole text must match: $ passes a final newline
+
+
+def test_suits_are_spelled_as_the_pattern_says():
+    assert SUIT_SPELLINGS == ("H", "D", "C", "S", "h", "d", "c", "s", "♥", "♡", "♦", "♢", "♣", "♧", "♠", "♤")
+    candidates = [chr(code) for code in range(0x10000)] + [a + b for a in "HdS♥ \n" for b in "HdS♥ \n\ufe0f"]
+    assert [text for text in candidates if re.fullmatch(SUIT_PATTERN, text)] == sorted(SUIT_SPELLINGS)
+
+
 def test_a_list_of_cards_is_refused_at_its_first_bad_card():
-    assert parse_cards(["10h", " 5♦ ", "AS"]) == [Card("10", "H"), Card("5", "D"), Card("A", "S")]
-    for texts, index in ((["AS", "1H", "ZZ"], 1), (["AS", "KS", 5], 2)):
+    assert parse_cards(["10h", "5♦", "AS"]) == [Card("10", "H"), Card("5", "D"), Card("A", "S")]
+    for texts, index in ((["AS", "1H", "ZZ"], 1), (["AS", "KS", 5], 2), (["AS", " 5♦ ", "AH"], 1), (["AS", "KS", "AH\n"], 2)):
         with pytest.raises(RuleError) as caught:
             parse_cards(texts, ("captured", "NS"))
         assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", index))

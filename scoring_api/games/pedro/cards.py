@@ -29,9 +29,15 @@ TEAMS = ("NS", "EW")
 TEAM_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 OTHER_TEAM = {"NS": "EW", "EW": "NS"}
 
-#: A card as text: rank then suit, any case, suit as letter or symbol ("10H", "5♦", "as").
-#: :data:`CARD_SPELLINGS` holds exactly the texts this pattern matches.
+#: A card as text: rank then suit, any case, suit as letter or symbol ("10H", "5♦", "as"),
+#: nothing else (no spaces). The WHOLE text must match (``re.fullmatch``; in Python ``$``
+#: alone would also let a final newline through; JSON Schema's ``$`` does not).
+#: :data:`CARD_SPELLINGS` holds exactly the texts this pattern fully matches.
 CARD_PATTERN = r"^(10|[2-9AKQJakqj])([HDCShdcs♥♡♦♢♣♧♠♤])$"
+#: A suit as text: a letter in any case or a symbol; the whole text (``re.fullmatch``).
+SUIT_PATTERN = r"^[HDCShdcs♥♡♦♢♣♧♠♤]$"
+#: Exactly the texts :data:`SUIT_PATTERN` fully matches.
+SUIT_SPELLINGS = (*SUITS, *(suit.lower() for suit in SUITS), *SUIT_SYMBOLS)
 
 
 class Card(NamedTuple):
@@ -152,8 +158,9 @@ SEATS_FROM = {seat: tuple(next_seat(seat, steps) for steps in range(4)) for seat
 
 
 def parse_card(text: str, where: tuple = ()) -> Card:
-    """``"10H"``, ``"5♦"``, ``"as"`` -> Card; anything else is a RuleError naming it."""
-    card = CARD_SPELLINGS.get(text.strip()) if isinstance(text, str) else None
+    """``"10H"``, ``"5♦"``, ``"as"`` -> Card; anything else (``" AH"``, ``"AH\\n"`` too: the
+    text is not stripped) is a RuleError naming it."""
+    card = CARD_SPELLINGS.get(text) if isinstance(text, str) else None
     if card is None:
         raise RuleError("bad_card", where, card=text)
     return card
@@ -162,6 +169,6 @@ def parse_card(text: str, where: tuple = ()) -> Card:
 def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
     """Every text as a card; the first one that is not a card is refused, by index."""
     try:
-        return list(map(CARD_SPELLINGS.__getitem__, map(str.strip, texts)))
-    except (KeyError, TypeError):  # not a card, or not a text
+        return list(map(CARD_SPELLINGS.__getitem__, texts))
+    except (KeyError, TypeError):  # not a card, or not hashable
         return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]
