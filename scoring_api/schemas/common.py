@@ -218,7 +218,16 @@ class ErrorBodySchema(StrictSchema):
         keys=fields.String(),
         values=fields.List(fields.String()),
         required=True,
-        metadata={"description": "JSON path of each bad field -> reasons ($ = the whole body)."},
+        metadata={
+            "description": "JSON path of each bad field -> reasons ($ = the whole body); "
+            f"at most {MAX_DETAILS} paths (then truncated is true)."
+        },
+    )
+    truncated = fields.Boolean(
+        metadata={
+            "description": f"Present, and true, only when details was cut to its first {MAX_DETAILS} paths "
+            "(the input had more reasons; fix these and send it again)."
+        },
     )
 
 

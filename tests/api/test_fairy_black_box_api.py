@@ -72,7 +72,7 @@ def test_tie_broken_by_kirakira_with_brackets_and_katakana(client):
     assert [p["score"] for p in result["players"]] == [5, 5]
     assert [p["has_kirakira"] for p in result["players"]] == [False, True]
     assert result["winners"] == ["Ben"] and result["decided_by"] == "kirakira"
-    assert result["explanation"] == "Aki、Ben が 5点で同点です。〈きらきら〉を持っている Benさんの勝利です。"
+    assert result["explanation"] == "Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているBenさんの勝利です。"
     en = client.post(SCORE + "?lang=en", json=body).get_json()
     assert en["explanation"] == "Aki, Ben tie at 5. Ben holds 〈きらきら〉 and wins."
 
@@ -88,7 +88,7 @@ def test_tie_broken_by_mood(client):
     )
     ja = client.post(SCORE, json=body).get_json()
     assert ja["explanation"] == (
-        "Aki、Ben が 4点で同点です。〈きらきら〉を持つ人はいないので、ゴキゲンが最も高い Benさん（ゴキゲン 3）の勝利です。"
+        "Aki、Benが4点で同点です。同点のプレイヤーは誰も〈きらきら〉を持っていないので、ゴキゲンが最も高いBenさん（ゴキゲン 3）の勝利です。"
     )
 
 
@@ -122,7 +122,7 @@ def test_eliminated_player_scores_null_and_cannot_win(client):
         "Akiさんは脱落したので得点しません（脱落したプレイヤーはタカラモノカードをすべて捨て札にしています）。"
     )
     assert result["players"][2]["explanation"] == "Choさん: のろい -2 + 石 1 = -1点"
-    assert result["explanation"] == "Aki は脱落したので得点計算に加わりません。Choさんが -1点で最高得点、勝利です。"
+    assert result["explanation"] == "Akiは脱落したので得点計算に加わりません。Choさんが -1点で最高得点、勝利です。"
 
 
 def test_single_survivor_wins(client):
@@ -151,7 +151,7 @@ def test_eliminated_player_with_treasures_is_refused_with_the_reason(client):
     assert error["code"] == "eliminated_with_treasures"
     message = (
         "Ben is eliminated: an eliminated player discards all their treasure cards, so holds "
-        "none (1 given). Send treasures: []."
+        "none (1 given). Enter no treasures for an eliminated player."
     )
     assert error["message"] == message
     assert error["details"] == {"players[1].treasures": [message]}
