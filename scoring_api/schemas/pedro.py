@@ -69,7 +69,8 @@ def suit_field(**kwargs) -> fields.String:
     enum (an enum of ``H`` and ``h`` makes client generators clash on the names); refused
     with the list of spellings (marshmallow's OneOf message, which the catalogue translates)."""
     error = f"Must be one of: {', '.join(SUIT_NAMES)}."
-    return fields.String(validate=FullMatch(SUIT_PATTERN, error=error), **kwargs)
+    null = t("validation.enter_choice", "en", choices=", ".join(SUIT_NAMES))  # as a OneOf field says
+    return fields.String(validate=FullMatch(SUIT_PATTERN, error=error), error_messages={"null": null}, **kwargs)
 
 
 class RulesSchema(StrictSchema):

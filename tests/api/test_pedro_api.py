@@ -187,6 +187,28 @@ def test_a_bad_trump_is_refused_in_the_players_language(client, trump, lang, mes
     assert status == 400 and body["error"]["details"] == {"trump": [message]}
 
 
+@pytest.mark.parametrize("lang, message", [
+    ("en", "Choose one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
+    ("ja", "次のどれかを選んでください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
+])
+def test_a_missing_trump_says_which_to_choose(client, lang, message):
+    status, body = post(client, "/trick", {"trump": None, "leader": "N", "cards": ["9C", "AD", "KC", "QC"]}, lang)
+    assert status == 400 and body["error"]["details"] == {"trump": [message]}
+
+
+def test_a_bad_card_says_exactly_how_to_write_one(client):
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["AH\n", "KH", "QH", "JH"]}, "en")
+    assert body["error"]["message"] == (
+        '"AH\n" is not a card: write a rank (A K Q J 10 9-2, letters in either case) then a suit '
+        "(H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤), with no spaces, e.g. 10H, 5♦, as."
+    )
+    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": [" AH", "KH", "QH", "JH"]})
+    assert body["error"]["message"] == (
+        "「 AH」はカードとして読めません。ランク（A K Q J 10 9〜2、英字は大文字・小文字どちらでも）に続けて"
+        "スート（H D C S、大文字・小文字どちらでも、または ♥♡ ♦♢ ♣♧ ♠♤）を、空白を入れずに書いてください（例: 10H、5♦、as）。"
+    )
+
+
 def test_the_spec_describes_spellings_with_patterns_and_the_calls_as_four(client):
     import yaml
 
