@@ -33,6 +33,22 @@ TAGS = {
     "service": "Health and this document.",
 }
 
+#: Who answers for this API, and its terms (the project publishes no other contact).
+CONTACT = {"name": "scoring-api maintainers", "email": "scoring-api@example.com"}
+LICENSE = {"name": "MIT", "identifier": "MIT"}
+
+#: ``GET /openapi.yaml`` answers a YAML document: a mapping (the schema applies to the
+#: parsed document, as for JSON), not a YAML string scalar.
+OPENAPI_DOCUMENT = {
+    "type": "object",
+    "required": ["openapi", "info", "paths"],
+    "properties": {
+        "openapi": {"type": "string", "pattern": "^3\\.1\\.\\d+$"},
+        "info": {"type": "object"},
+        "paths": {"type": "object"},
+    },
+}
+
 LANG_PARAMETER = {
     "name": "lang",
     "in": "query",
@@ -157,8 +173,9 @@ def build_spec() -> dict:
         version=__version__,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION},
+        info={"description": DESCRIPTION, "contact": CONTACT, "license": LICENSE},
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
+        security=[],  # no operation needs credentials (the chat's model key is the server's)
     )
     operations = load_operations()
     used = {op.tag for op in operations} | {"service", "assistant"}
@@ -197,7 +214,7 @@ def build_spec() -> dict:
                 "responses": {
                     "200": {
                         "description": "OpenAPI 3.1 document in YAML.",
-                        "content": {"application/yaml": {"schema": {"type": "string"}}},
+                        "content": {"application/yaml": {"schema": OPENAPI_DOCUMENT}},
                     },
                     "405": ERROR_RESPONSES["405"],
                 },

@@ -1,5 +1,6 @@
 """openapi.yaml is generated from the schemas, served as committed, and honoured by the app."""
 
+import atexit
 import os
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from hypothesis import HealthCheck, settings
 from scoring_api import create_app
 from scoring_api.assistant.tools import tool_definitions
 from scoring_api.openapi import spec_yaml
+from tests.conftest import API_KEY
+from tests.fake_openai import FakeModel, calls, reply
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,11 +66,89 @@ def test_every_operation_is_described_and_every_route_documented(app):
     assert served - {("/api/v1/tools/<name>", "POST")} == documented - {(p, "POST") for p in tools}
 
 
+def _chat_model_step(body):
+    """The contract run's model: it calls a scorer once, then answers from its result
+    (the chat's own behaviour is tested in tests/assistant/test_chat.py)."""
+    if body["messages"][-1]["role"] == "tool":
+        return reply("Fertig.")["message"]
+    return calls(("applejack_starting_honey", {"players": 2}))["message"]
+
+
+#: A scripted model for the chat operation, so that the contract covers it too.
+CHAT_MODEL = FakeModel().start()
+CHAT_MODEL.play(_chat_model_step, forever=True)
+atexit.register(CHAT_MODEL.stop)
+
+CONTRACT_APP = create_app({
+    "TESTING": True,
+    "OPENAI_BASE_URL": CHAT_MODEL.base_url,
+    "OPENAI_API_KEY": API_KEY,
+    "OPENAI_MODEL": "fake-model",
+    "CHAT_MAX_RETRIES": 0,
+})
+
+# Every operation, explicitly: schemathesis leaves out the one that served the schema
+# (GET /openapi.yaml) unless a filter selects it.
 schema = schemathesis.openapi.from_wsgi(
     "/openapi.yaml",
-    create_app({"TESTING": True}),
+    CONTRACT_APP,
     config=SchemathesisConfig.from_path(str(ROOT / "schemathesis.toml")),
-).exclude(path="/api/v1/chat")  # calls an external model: tests/assistant/test_chat.py
+).include(path_regex="^/")
+
+
+def test_the_contract_covers_every_operation():
+    spec = yaml.safe_load(spec_yaml())
+    documented = {(method.upper(), path) for path, item in spec["paths"].items() for method in item}
+    tested = {(op.ok().method.upper(), op.ok().path) for op in schema.get_all_operations()}
+    assert tested == documented
+    assert {("GET", "/openapi.yaml"), ("GET", "/healthz"), ("POST", "/api/v1/chat"), ("GET", "/api/v1/tools")} <= tested
+
+def test_the_document_declares_no_security_a_license_and_a_contact():
+    spec = yaml.safe_load(spec_yaml())
+    assert spec["security"] == []
+    assert spec["info"]["license"] == {"name": "MIT", "identifier": "MIT"}
+    assert spec["info"]["contact"]["name"] and spec["info"]["contact"]["email"]
+
+
+def test_the_yaml_document_is_described_as_the_mapping_it_is(client):
+    described = yaml.safe_load(spec_yaml())["paths"]["/openapi.yaml"]["get"]["responses"]["200"]["content"]
+    assert list(described) == [client.get("/openapi.yaml").mimetype] == ["application/yaml"]
+    document = yaml.safe_load(client.get("/openapi.yaml").get_data(as_text=True))
+    assert described["application/yaml"]["schema"]["type"] == "object" and isinstance(document, dict)
+
+
+def _request_schema(spec, path):
+    ref = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    return spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+
+def _component(spec, node):
+    return spec["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+
+
+def test_the_spec_states_the_list_rules_the_service_enforces(client):
+    """What JSON Schema can say, the spec says, and the service refuses what it excludes:
+    next-player needs 2 players (1 left means the game is over); a board apple's fields
+    and a tile's beehive edges are distinct."""
+    spec = yaml.safe_load(spec_yaml())
+    players = _request_schema(spec, "/api/v1/fairy-black-box/next-player")["properties"]["players"]
+    assert (players["minItems"], players["maxItems"]) == (2, 4)
+    alone = client.post("/api/v1/fairy-black-box/next-player", json={"players": [{"name": "Aki", "treasure_count": 1}]})
+    assert alone.status_code == 400 and alone.get_json()["error"]["code"] == "game_over"
+
+    orchard = _component(spec, _request_schema(spec, "/api/v1/applejack/harvest")["properties"]["orchard"])
+    board = _component(spec, orchard["properties"]["board"])
+    apple = _component(spec, board["properties"]["apples"]["items"])
+    assert apple["properties"]["fields"]["uniqueItems"] is True
+    tile = _component(spec, orchard["properties"]["tiles"]["items"])
+    assert tile["properties"]["beehives"]["uniqueItems"] is True
+    for where, body in (
+        ("fields", {"tiles": [], "board": {"apples": [{"variety": "red", "fields": [1, 1]}]}}),
+        ("beehives", {"tiles": [{"field": 10, "apples": {"red": 1}, "beehives": ["e", "e"], "price": 2}]}),
+    ):
+        refused = client.post("/api/v1/applejack/harvest", json={"orchard": body, "varieties": ["red"], "die": 1})
+        assert refused.status_code == 400, (where, refused.get_json())
+
 
 #: Input errors about the shape of a request; a schema-valid request must never get one.
 SHAPE_ERRORS = {"invalid_input", "invalid_json", "unsupported_media_type"}

@@ -50,7 +50,10 @@ class ApplejackTileSchema(StrictSchema):
     beehives = ItemList(
         fields.String(validate=validate.OneOf(EDGES)),
         validate=validate.Length(0, len(EDGES)),
-        metadata={"description": "Edges showing a beehive, as placed (rotation applied). " + EDGE_TEXT},
+        metadata={
+            "description": "Edges showing a beehive, as placed (rotation applied). " + EDGE_TEXT,
+            "uniqueItems": True,  # the rules refuse an edge given twice
+        },
     )
     price = integer(
         validate=validate.Range(0, MAX_PRICE),
@@ -92,7 +95,10 @@ class ApplejackBoardAppleSchema(StrictSchema):
         attribute="fields",
         required=True,
         validate=validate.Length(1, 2),
-        metadata={"description": "The border field(s) the apple lies next to: one, or two sharing an edge that reaches the rim."},
+        metadata={
+            "description": "The border field(s) the apple lies next to: one, or two sharing an edge that reaches the rim.",
+            "uniqueItems": True,  # the rules refuse a field given twice
+        },
     )
 
     @post_load

@@ -237,7 +237,9 @@ class FairyBlackBoxNextPlayerRequestSchema(StrictSchema):
         fields.Nested(FairyBlackBoxRemainingPlayerSchema),
         required=True,
         validate=validate.Length(1, MAX_PLAYERS - 1),
-        metadata={"description": "The players still in, without the eliminated active player."},
+        # At least 2: one player left means the game is over, which the rule refuses as
+        # game_over (saying to score the game), so the length check lets 1 through to it.
+        metadata={"description": "The players still in, without the eliminated active player.", "minItems": 2},
     )
 
 
