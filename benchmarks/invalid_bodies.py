@@ -130,8 +130,7 @@ def cases(op, limit: int):
     deep = place((0,) * (MAX_DEPTH - 2), [])
     yield "deep_nesting", largest(lambda n: {_key(a, f): deep for a, f in list(schema.load_fields.items())[:n]}, limit, 50)
     keys = [_key(a, f) for a, f in schema.load_fields.items()]
-    share = (limit - 10 * len(keys) - 2) // len(keys) - 4
-    yield "long_strings", {key: "x" * share for key in keys}
+    yield "long_strings", largest(lambda n: {key: "x" * n for key in keys}, limit, limit)
 
 
 def measure(client, method, target, raw, runs: int):
