@@ -8,8 +8,15 @@ Each request takes the next step of the script:
 * ``calls(("tool", {args}), ...)``: assistant tool calls (arguments may be a raw string);
 * ``status(500)``: an HTTP error;  ``sleep(s)``: answer nothing for ``s`` seconds;
 * ``garbage()``: a 200 whose body is not JSON;
+* ``raw(body)``: a 200 with exactly this body (``bytes``/``str`` as given, anything else
+  through ``json.dumps``): malformed completions, never checked on this side;
+* ``raw_message(message)``: a completion envelope around ``message``, whatever it is (a
+  string, ``tool_calls`` that is a string, a call without ``function``...);
+* ``hang()``: answer nothing until the next ``play()`` (or ``stop()``);
 * any callable ``step(body) -> dict``: an assistant message built from the request.
 
+A sleeping or hanging step wakes early when the next ``play()`` starts, so a test that
+gave up on it leaves no thread behind for long.
 ``forever=True`` repeats the last step. ``requests`` and ``headers`` record what came in.
 """
 
@@ -17,7 +24,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -49,6 +55,22 @@ def garbage():
     return {"kind": "garbage"}
 
 
+def raw(body):
+    if isinstance(body, str):
+        body = body.encode()
+    elif not isinstance(body, bytes):
+        body = json.dumps(body, ensure_ascii=False).encode()
+    return {"kind": "raw", "body": body}
+
+
+def raw_message(message):
+    return raw(_completion(message))
+
+
+def hang():
+    return {"kind": "sleep", "seconds": None}
+
+
 class FakeModel:
     def __init__(self):
         self.script: list = []
@@ -56,6 +78,7 @@ class FakeModel:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self._lock = threading.Lock()
+        self._wake = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -69,10 +92,13 @@ class FakeModel:
         return self
 
     def stop(self) -> None:
+        self._wake.set()
         self._server.shutdown()
         self._server.server_close()
 
     def play(self, *steps, forever=False) -> None:
+        self._wake.set()  # steps still sleeping from an earlier test end now
+        self._wake = threading.Event()
         self.script = list(steps)
         self.forever = forever
         self.requests.clear()
@@ -101,8 +127,10 @@ class FakeModel:
                     return self._send(404, {"error": {"message": "not found"}})
                 step = model._next(body)
                 if step["kind"] == "sleep":
-                    time.sleep(step["seconds"])
+                    model._wake.wait(step["seconds"])  # None: until the next play()
                     return self._send(200, _completion(reply("too late")["message"]))
+                if step["kind"] == "raw":
+                    return self._send_raw(200, step["body"], "application/json")
                 if step["kind"] == "status":
                     return self._send(step["code"], {"error": {"message": "scripted failure", "type": "server_error"}})
                 if step["kind"] == "garbage":

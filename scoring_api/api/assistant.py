@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 from flask import Blueprint, current_app, jsonify
@@ -12,6 +13,8 @@ from ..errors import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
 from .body import read_json, request_lang
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("assistant", __name__, url_prefix="/api/v1")
 
@@ -35,7 +38,8 @@ def run_tool(name: str):
 
 
 def chat_settings(config) -> ChatSettings:
-    """The model behind the chat, from OPENAI_* and SCORING_CHAT_* settings."""
+    """The model behind the chat, from OPENAI_* and SCORING_CHAT_* settings; a tool call's
+    arguments are bounded like a REST body (MAX_CONTENT_LENGTH)."""
     return ChatSettings(
         base_url=config.get("OPENAI_BASE_URL") or None,
         api_key=config.get("OPENAI_API_KEY") or None,
@@ -43,6 +47,11 @@ def chat_settings(config) -> ChatSettings:
         timeout=float(config["CHAT_TIMEOUT"]),
         max_retries=int(config["CHAT_MAX_RETRIES"]),
         max_rounds=int(config["CHAT_MAX_ROUNDS"]),
+        deadline=float(config["CHAT_DEADLINE"]),
+        max_tokens=int(config["CHAT_MAX_TOKENS"]),
+        max_tool_calls=int(config["CHAT_MAX_TOOL_CALLS"]),
+        tool_result_limit=int(config["CHAT_TOOL_RESULT_LIMIT"]),
+        max_argument_bytes=int(config["MAX_CONTENT_LENGTH"] or 64 * 1024),
     )
 
 
@@ -57,6 +66,7 @@ def chat_view():
     try:
         result = chat(request["messages"], lang, chat_settings(current_app.config), prompts)
     except ChatFailure as failure:
+        log.warning("chat failed: %s (%d)", failure.code, failure.status)  # no text, no key
         params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}
         raise ApiError(failure.status, failure.code, f"assistant.{failure.code}", **params) from None
     return jsonify(ChatResponseSchema().dump(result))

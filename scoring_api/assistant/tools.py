@@ -25,8 +25,9 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import ValidationError
 
 from ..api.operations import Operation, find_operation, load_operations
-from ..errors import ApiError, api_error_body, validation_error_body
+from ..errors import ApiError, api_error_body, json_path, validation_error_body
 from ..i18n import join_list, t
+from .arguments import ArgumentsError
 
 #: Keywords strict function calling accepts (others are dropped from tool schemas).
 STRICT_KEYWORDS = {
@@ -174,23 +175,32 @@ def _children(node: dict, key: str) -> dict:
     return {}
 
 
-def _restore(arguments, node: dict, path: tuple, maps: tuple):
+def _restore(arguments, node: dict, path: tuple, maps: tuple, where: tuple = (), repeated: list | None = None):
     """Turn strict-mode arguments back into the endpoint's shape: a null for a documented
     property means "left out", and {key, value} lists become maps again. Anything else
-    (unknown keys included) is left for the schema to judge."""
+    (unknown keys included) is left for the schema to judge. Two pairs with the same key
+    are recorded in ``repeated`` as ``(where, key)`` (a JSON body cannot repeat a key
+    either); ``where`` is the concrete path of ``arguments``."""
+    if repeated is None:
+        repeated = []
     if path in maps and isinstance(arguments, list):
         if all(isinstance(p, dict) and set(p) == {"key", "value"} and isinstance(p["key"], str) for p in arguments):
-            return {p["key"]: p["value"] for p in arguments}
+            restored = {}
+            for index, pair in enumerate(arguments):
+                if pair["key"] in restored:
+                    repeated.append((where + (index, "key"), pair["key"]))
+                restored[pair["key"]] = pair["value"]
+            return restored
         return arguments
     if isinstance(arguments, dict):
         return {
-            key: _restore(value, _children(node, key), path + (key,), maps)
+            key: _restore(value, _children(node, key), path + (key,), maps, where + (key,), repeated)
             for key, value in arguments.items()
             if not (value is None and _children(node, key))
         }
     if isinstance(arguments, list):
         items = _children(node, "items")
-        return [_restore(value, items, path + ("*",), maps) for value in arguments]
+        return [_restore(value, items, path + ("*",), maps, where + (i,), repeated) for i, value in enumerate(arguments)]
     return arguments
 
 
@@ -205,7 +215,9 @@ def error_body(error: Exception, lang: str) -> dict:
         return validation_error_body(error, lang)
     if isinstance(error, ApiError):
         return api_error_body(error, lang)
-    if isinstance(error, UnknownTool):
+    if isinstance(error, ArgumentsError):
+        code, message, details = "invalid_arguments", t(error.key, lang, **error.params), {}
+    elif isinstance(error, UnknownTool):
         code, details = "unknown_tool", {}
         message = unknown_tool_message(str(error), lang)
     elif isinstance(error, ValueError):
@@ -223,9 +235,15 @@ def call_tool(name: str, arguments, lang: str) -> dict:
     """Run one tool call with the endpoint's own validation and rules.
 
     Raises :class:`UnknownTool`, marshmallow's ValidationError or ApiError (the same 400s
-    as the REST endpoint)."""
+    as the REST endpoint; also for a map's {key, value} pairs that repeat a key, named by
+    the path of the second ``key``)."""
     op = find_operation(name)
     if op is None:
         raise UnknownTool(name)
     definition, maps = _tool(name)
-    return op.run(_restore(arguments, definition["function"]["parameters"], (), maps), lang)
+    repeated: list = []
+    restored = _restore(arguments, definition["function"]["parameters"], (), maps, (), repeated)
+    if repeated:
+        details = {json_path(where): [t("assistant.repeated_pair_key", lang, repeated=key)] for where, key in repeated}
+        raise ApiError(400, "invalid_input", "errors.invalid_input", details=details)
+    return op.run(restored, lang)
