@@ -154,7 +154,7 @@ class FakeModel:
 
 
 def _completion(message: dict) -> dict:
-    finish = "tool_calls" if message.get("tool_calls") else "stop"
+    finish = "tool_calls" if isinstance(message, dict) and message.get("tool_calls") else "stop"
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",

@@ -185,6 +185,20 @@ def test_same_error_document_as_the_rest_endpoint(client):
         assert document(call("score_apero", arguments)) == response.get_json()
 
 
+def test_repeated_map_pairs_name_the_path(client):
+    """Two {key, value} pairs with one key: the same 400 document as over HTTP."""
+    tile = {"pasture": None, "blossoms": None, "beehives": None, "price": None}
+    arguments = {"orchard": {"tiles": [
+        {"field": 1, "apples": [{"key": "light_green", "value": 2}, {"key": "light_green", "value": 3}], **tile},
+    ], "board": None}, "varieties": ["light_green"], "die": 1}
+    result = call("applejack_harvest", arguments)
+    assert result.is_error is True
+    assert document(result) == {"error": {
+        "code": "invalid_input", "message": "入力に誤りがあります。details に項目ごとの理由があります。",
+        "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]}}}
+    assert client.post("/api/v1/tools/applejack_harvest", json=arguments).get_json() == document(result)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_unknown_tool(mode):
     result = call("score_chess", {"moves": []}, mode=mode)

@@ -7,6 +7,7 @@ import pytest
 
 from scoring_api.api.operations import load_operations
 from scoring_api.assistant.tools import STRICT_KEYWORDS, call_tool, tool_definitions
+from scoring_api.errors import ApiError
 
 TOOLS = {tool["function"]["name"]: tool for tool in tool_definitions()}
 
@@ -115,3 +116,26 @@ def test_call_tool_without_http():
                                       "points": {"NS": 8, "EW": 6}, "trump": None, "captured": None,
                                       "two_dealt_to": None, "two_played_by": None, "rules": None}, "en")
     assert result["scores_after"] == {"NS": 23, "EW": 10} and result["bid_made"] is False
+
+
+REPEATED_PAIRS = {"orchard": {"tiles": [
+    {"field": 1, "apples": [{"key": "light_green", "value": 2}], "pasture": None, "blossoms": None, "beehives": None, "price": None},
+    {"field": 3, "apples": [{"key": "red", "value": 1}, {"key": "light_green", "value": 3}, {"key": "red", "value": 2}],
+     "pasture": None, "blossoms": None, "beehives": None, "price": None},
+], "board": None}, "varieties": ["light_green", "red"], "die": 1}
+
+
+def test_repeated_map_pairs_are_a_400_naming_the_path(client):
+    response = client.post("/api/v1/tools/applejack_harvest?lang=en", json=REPEATED_PAIRS)
+    assert response.status_code == 400
+    assert response.get_json() == {"error": {
+        "code": "invalid_input", "message": "The input is invalid; details lists each field and the reason.",
+        "details": {"orchard.tiles[1].apples[2].key": ['The key "red" is repeated.']}}}
+
+
+def test_repeated_map_pairs_without_http():
+    with pytest.raises(ApiError) as raised:
+        call_tool("applejack_harvest", REPEATED_PAIRS, "ja")
+    assert raised.value.status == 400
+    assert raised.value.details == {"orchard.tiles[1].apples[2].key": ["キー「red」が繰り返されています。"]}
+
