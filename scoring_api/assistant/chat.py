@@ -138,7 +138,10 @@ class Deadline:
 
 
 def run_tool_call(name: str, raw_arguments: str, lang: str, max_argument_bytes: int = 65536) -> ToolCallRecord:
-    """Execute one call from the model; a failure becomes an error result, not an exception."""
+    """Execute one call from the model; a failure becomes an error result, not an exception.
+
+    The record's ``arguments`` are the parsed object, or the raw string when it could not be
+    read (``None`` when it was over the size bound, so the answer does not echo it)."""
     try:
         arguments = read_arguments(raw_arguments, max_argument_bytes)
     except ArgumentsError as error:
