@@ -17,8 +17,8 @@ SPEC = ROOT / "openapi.yaml"
 
 #: Redocly CLI, pinned so that a new release's rules cannot break the build unannounced.
 REDOCLY_VERSION = "2.77.0"
-#: Where npm installs it once (override with SCORING_TOOLS_CACHE).
-TOOLS_CACHE = Path(os.environ.get("SCORING_TOOLS_CACHE", Path.home() / ".cache" / "scoring-api-tests"))
+#: Where npm installs it once (override with SCORING_TEST_TOOLS_CACHE).
+TOOLS_CACHE = Path(os.environ.get("SCORING_TEST_TOOLS_CACHE", Path.home() / ".cache" / "scoring-api-tests"))
 
 
 def _generator() -> list[str]:
