@@ -194,7 +194,7 @@ def test_repeated_map_pairs_name_the_path(client):
     result = call("applejack_harvest", arguments)
     assert result.is_error is True
     assert document(result) == {"error": {
-        "code": "invalid_input", "message": "入力に誤りがあります。details に項目ごとの理由があります。",
+        "code": "repeated_key", "message": "キー「light_green」が繰り返されています。",
         "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]}}}
     assert client.post("/api/v1/tools/applejack_harvest", json=arguments).get_json() == document(result)
 

@@ -235,15 +235,16 @@ def call_tool(name: str, arguments, lang: str) -> dict:
     """Run one tool call with the endpoint's own validation and rules.
 
     Raises :class:`UnknownTool`, marshmallow's ValidationError or ApiError (the same 400s
-    as the REST endpoint; also for a map's {key, value} pairs that repeat a key, named by
-    the path of the second ``key``)."""
+    as the REST endpoint; also ``repeated_key`` for a map's {key, value} pairs that repeat
+    a key, each named by the path of the repeated ``key``)."""
     op = find_operation(name)
     if op is None:
         raise UnknownTool(name)
     definition, maps = _tool(name)
     repeated: list = []
     restored = _restore(arguments, definition["function"]["parameters"], (), maps, (), repeated)
-    if repeated:
+    if repeated:  # JSON Schema cannot say "unique by key", so it is not a shape error
         details = {json_path(where): [t("assistant.repeated_pair_key", lang, repeated=key)] for where, key in repeated}
-        raise ApiError(400, "invalid_input", "errors.invalid_input", details=details)
+        first = repeated[0][1]
+        raise ApiError(400, "repeated_key", "assistant.repeated_pair_key", details=details, repeated=first)
     return op.run(restored, lang)

@@ -129,7 +129,7 @@ def test_repeated_map_pairs_are_a_400_naming_the_path(client):
     response = client.post("/api/v1/tools/applejack_harvest?lang=en", json=REPEATED_PAIRS)
     assert response.status_code == 400
     assert response.get_json() == {"error": {
-        "code": "invalid_input", "message": "The input is invalid; details lists each field and the reason.",
+        "code": "repeated_key", "message": 'The key "red" is repeated.',
         "details": {"orchard.tiles[1].apples[2].key": ['The key "red" is repeated.']}}}
 
 

@@ -140,7 +140,7 @@ def test_repeated_map_pairs_in_a_chat_call_name_the_path(chat_client, fake_model
     fake_model.play(calls(("applejack_harvest", arguments)), reply("ok"))
     [call] = ask(chat_client).get_json()["tool_calls"]
     assert call["result"] == {"error": {
-        "code": "invalid_input", "message": "入力に誤りがあります。details に項目ごとの理由があります。",
+        "code": "repeated_key", "message": "キー「light_green」が繰り返されています。",
         "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]}}}
 
 
