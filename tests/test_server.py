@@ -120,9 +120,9 @@ def test_the_chat_logs_each_tool_call_in_gunicorns_error_log(server, fake_model)
     assert status == 200, answer
     for _ in range(50):  # the worker's log handler writes right after the request
         text = log.read_text()
-        if "tool call score_apero in round 1: ok" in text:
+        if "chat tool call: round 1, tool score_apero, ok" in text:
             break
         time.sleep(0.1)
-    assert "tool call score_apero in round 1: ok" in text
+    assert "chat tool call: round 1, tool score_apero, ok" in text
     assert API_KEY not in text
     assert "Aki: green 2" not in text
