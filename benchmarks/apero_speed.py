@@ -60,6 +60,7 @@ def main() -> None:
     print(f"Apero scorer, median of {repeat} runs (Python {sys.version.split()[0]})")
     print(f"{'case':56} {'scorer ms':>10} {'HTTP ms':>10}")
     for label, (hands, sets) in cases.items():
+
         def score_all():
             for hand in hands:
                 apero.score_game([("P", hand)], sets)
@@ -74,13 +75,16 @@ def main() -> None:
                 assert client.post("/api/v1/apero/score", json=body).status_code == 200
 
         n = len(hands)
-        print(f"{label:56} {median_ms(score_all, repeat) / n:10.3f} {median_ms(post_all, max(5, repeat // 10)) / n:10.3f}")
+        print(
+            f"{label:56} {median_ms(score_all, repeat) / n:10.3f} {median_ms(post_all, max(5, repeat // 10)) / n:10.3f}"
+        )
 
     for label, (hands, sets) in games.items():
         players = [(f"P{i}", hand) for i, hand in enumerate(hands)]
-        body = {"sets": sets, "players": [
-            {"name": name, "cards": [{"color": c, "value": v} for c, v in hand]} for name, hand in players
-        ]}
+        body = {
+            "sets": sets,
+            "players": [{"name": name, "cards": [{"color": c, "value": v} for c, v in hand]} for name, hand in players],
+        }
         scorer = median_ms(lambda: apero.score_game(players, sets), repeat)
         http = median_ms(lambda: client.post("/api/v1/apero/score", json=body), max(5, repeat // 10))
         print(f"{label:56} {scorer:10.3f} {http:10.3f}")

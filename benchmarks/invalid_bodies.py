@@ -128,7 +128,10 @@ def cases(op, limit: int):
     yield "bad_items", largest(lambda n: bad_object(schema, n, False), limit, 1000)
     yield "bad_values", largest(lambda n: bad_object(schema, n, True), limit, 1000)
     deep = place((0,) * (MAX_DEPTH - 2), [])
-    yield "deep_nesting", largest(lambda n: {_key(a, f): deep for a, f in list(schema.load_fields.items())[:n]}, limit, 50)
+    yield (
+        "deep_nesting",
+        largest(lambda n: {_key(a, f): deep for a, f in list(schema.load_fields.items())[:n]}, limit, 50),
+    )
     keys = [_key(a, f) for a, f in schema.load_fields.items()]
     yield "long_strings", largest(lambda n: {key: "x" * n for key in keys}, limit, limit)
 

@@ -47,7 +47,7 @@ def free_port() -> int:
 def procfile_command(port: int) -> list[str]:
     """The Procfile's web command as a shell would run it here: ``${NAME:-default}`` from
     the environment (``PORT`` is the benchmark's own), bound to loopback."""
-    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
+    line = next(text for text in (ROOT / "Procfile").read_text().splitlines() if text.startswith("web:"))
     values = {**os.environ, "PORT": str(port)}
     command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: values.get(m[1], m[2]), line.split(":", 1)[1].strip())
     command = command.replace("$PORT", str(port))
@@ -99,9 +99,22 @@ def run_wrk(port: int, requests, seconds: float, connections: int, threads: int)
         script.write(lua_for(requests))
     try:
         output = subprocess.run(
-            ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "5s", "--latency",
-             "-s", script.name, f"http://127.0.0.1:{port}"],
-            capture_output=True, text=True, timeout=seconds + 30, check=True,
+            [
+                "wrk",
+                f"-t{threads}",
+                f"-c{connections}",
+                f"-d{max(1, round(seconds))}s",
+                "--timeout",
+                "5s",
+                "--latency",
+                "-s",
+                script.name,
+                f"http://127.0.0.1:{port}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 30,
+            check=True,
         ).stdout
     finally:
         os.unlink(script.name)
@@ -152,8 +165,12 @@ def main() -> int:
                 base_rps = rounds["GET /healthz"][-1]["rps"]
                 for key in endpoints:
                     rounds[key][-1]["ratio"] = rounds[key][-1]["rps"] / base_rps
-            print(f"\n{args.connections} connections, {args.rounds} rounds of {args.seconds:g} s per endpoint, {os.cpu_count()} cores")
-            print(f"{'endpoint':52} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs healthz':>10} {'range':>11} {'errors':>7}")
+            print(
+                f"\n{args.connections} connections, {args.rounds} rounds of {args.seconds:g} s per endpoint, {os.cpu_count()} cores"
+            )
+            print(
+                f"{'endpoint':52} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs healthz':>10} {'range':>11} {'errors':>7}"
+            )
             ratios = {}
             for key, runs in rounds.items():
                 bad = sum(r["non_2xx"] + r["socket_errors"] for r in runs)
@@ -161,20 +178,26 @@ def main() -> int:
                 median = {field: statistics.median(r[field] for r in runs) for field in ("rps", "p50", "p99", "ratio")}
                 low, high = min(r["ratio"] for r in runs), max(r["ratio"] for r in runs)
                 ratios[key] = median["ratio"]
-                print(f"{key:52} {median['rps']:8.0f} {median['p50']:8.2f} {median['p99']:8.2f} {median['ratio']:10.0%} "
-                      f"{low:5.0%}-{high:<5.0%} {bad:7d}")
+                print(
+                    f"{key:52} {median['rps']:8.0f} {median['p50']:8.2f} {median['p99']:8.2f} {median['ratio']:10.0%} "
+                    f"{low:5.0%}-{high:<5.0%} {bad:7d}"
+                )
             scoring = {k: v for k, v in ratios.items() if k != "GET /healthz"}
             if scoring:
                 below = sorted(k for k, v in scoring.items() if v < 0.8)
-                print(f"lowest scoring/healthz ratio: {min(scoring.values()):.0%} (target >= 80%); "
-                      f"{len(scoring) - len(below)} of {len(scoring)} endpoints meet it")
+                print(
+                    f"lowest scoring/healthz ratio: {min(scoring.values()):.0%} (target >= 80%); "
+                    f"{len(scoring) - len(below)} of {len(scoring)} endpoints meet it"
+                )
         mix = [(k.split(" ", 1)[0], k.split(" ", 1)[1], v) for k, v in REQUESTS.items()]
         r = run_wrk(port, mix, args.mix_seconds, args.connections, args.threads)
         bad = r["non_2xx"] + r["socket_errors"]
         failures += bad
-        print(f"\nmixed load, {len(mix)} endpoints, {args.connections} connections, {args.mix_seconds:g} s: "
-              f"{r['requests']} requests, {r['rps']:.0f} req/s, p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
-              f"{r['non_2xx']} non-2xx, {r['socket_errors']} socket errors")
+        print(
+            f"\nmixed load, {len(mix)} endpoints, {args.connections} connections, {args.mix_seconds:g} s: "
+            f"{r['requests']} requests, {r['rps']:.0f} req/s, p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
+            f"{r['non_2xx']} non-2xx, {r['socket_errors']} socket errors"
+        )
     finally:
         server.terminate()
         server.wait(timeout=20)

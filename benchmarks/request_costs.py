@@ -42,9 +42,17 @@ def best_us(function, number: int = 2000, repeat: int = 5) -> float:
 def environ(method: str, target: str, raw: bytes) -> dict:
     path, _, query = target.partition("?")
     return {
-        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
-        "wsgi.input": io.BytesIO(raw), "CONTENT_LENGTH": str(len(raw)), "CONTENT_TYPE": "application/json",
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+        "wsgi.input": io.BytesIO(raw),
+        "CONTENT_LENGTH": str(len(raw)),
+        "CONTENT_TYPE": "application/json",
     }
 
 
@@ -58,6 +66,7 @@ def main() -> int:
     def whole(method, target, raw):
         def run():
             b"".join(app(environ(method, target, raw), lambda status, headers: None))
+
         return best_us(run)
 
     base = whole("GET", "/healthz", b"")
@@ -75,12 +84,15 @@ def main() -> int:
             data = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in data.items()}
         loaded = op.load(data)
         if method == "POST":
+
             def read():
                 with app.request_context(environ(method, target, raw)):
                     read_json()
+
             def context():
                 with app.request_context(environ(method, target, raw)):
                     pass
+
             read_us = best_us(read) - best_us(context)
         else:
             read_us = float("nan")

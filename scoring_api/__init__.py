@@ -27,8 +27,8 @@ def create_app(config: dict | None = None) -> Flask:
     from . import errors
     from .api import assistant, meta
     from .api.operations import make_blueprint
-    from .json_provider import OrjsonProvider
     from .assistant.prompts import default_prompts_dir, load_prompts
+    from .json_provider import OrjsonProvider
     from .web import bp as web
 
     app = Flask(__name__)

@@ -95,9 +95,7 @@ def _template_pattern(template: str) -> re.Pattern:
     """The English template ``Length must be between {min} and {max}.`` as a pattern that
     matches its filled sentences and names each value (``(?P<min>.+?)``)."""
     parts = re.split(r"\{(\w+)\}", template)
-    text = "".join(
-        f"(?P<{part}>.+?)" if index % 2 else re.escape(part) for index, part in enumerate(parts)
-    )
+    text = "".join(f"(?P<{part}>.+?)" if index % 2 else re.escape(part) for index, part in enumerate(parts))
     return re.compile(text + r"\Z", re.DOTALL)
 
 

@@ -106,20 +106,22 @@ def _assistant_paths(spec: APISpec, operations) -> None:
 
     spec.path(
         path=API_PREFIX + "/tools",
-        operations={"get": {
-            "operationId": "list_tools",
-            "summary": "The scorers as OpenAI function-calling tools.",
-            "description": "The `tools` array to pass to an OpenAI-compatible model: one strict "
-            "function per scoring operation, its parameters generated from the endpoint's schema.",
-            "tags": ["assistant"],
-            "responses": {
-                "200": {
-                    "description": "The tools array.",
-                    "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object"}}}},
+        operations={
+            "get": {
+                "operationId": "list_tools",
+                "summary": "The scorers as OpenAI function-calling tools.",
+                "description": "The `tools` array to pass to an OpenAI-compatible model: one strict "
+                "function per scoring operation, its parameters generated from the endpoint's schema.",
+                "tags": ["assistant"],
+                "responses": {
+                    "200": {
+                        "description": "The tools array.",
+                        "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object"}}}},
+                    },
+                    "405": ERROR_RESPONSES["405"],
                 },
-                "405": ERROR_RESPONSES["405"],
-            },
-        }},
+            }
+        },
     )
     by_name = {op.operation_id: op for op in operations}
     for tool in tool_definitions():
@@ -127,40 +129,55 @@ def _assistant_paths(spec: APISpec, operations) -> None:
         op = by_name[function["name"]]
         spec.path(
             path=f"{API_PREFIX}/tools/{function['name']}",
-            operations={"post": {
-                "operationId": f"call_tool_{function['name']}",
-                "summary": f"Run the {function['name']} tool with the model's arguments.",
-                "description": "Same validation, rules and answer as the REST endpoint; optional "
-                "fields may be null, maps come as lists of {key, value} pairs.",
-                "tags": ["assistant"],
-                "parameters": [LANG_PARAMETER],
-                "requestBody": {"required": True, "content": {"application/json": {
-                    "schema": documented_parameters(function["name"]),
-                }}},
-                "responses": {
-                    "200": {"description": "The tool's result.", "content": {"application/json": {"schema": op.response}}},
-                    **ERROR_RESPONSES,
-                },
-            }},
+            operations={
+                "post": {
+                    "operationId": f"call_tool_{function['name']}",
+                    "summary": f"Run the {function['name']} tool with the model's arguments.",
+                    "description": "Same validation, rules and answer as the REST endpoint; optional "
+                    "fields may be null, maps come as lists of {key, value} pairs.",
+                    "tags": ["assistant"],
+                    "parameters": [LANG_PARAMETER],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": documented_parameters(function["name"]),
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": {
+                            "description": "The tool's result.",
+                            "content": {"application/json": {"schema": op.response}},
+                        },
+                        **ERROR_RESPONSES,
+                    },
+                }
+            },
         )
     spec.path(
         path=API_PREFIX + "/chat",
-        operations={"post": {
-            "operationId": "chat",
-            "summary": "Ask アイちゃん; she calls the scorers instead of doing arithmetic.",
-            "description": "Sends the conversation to the configured OpenAI-compatible model with "
-            "the tools, executes its tool calls, and returns the reply with every call made.",
-            "tags": ["assistant"],
-            "parameters": [LANG_PARAMETER],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": ChatRequestSchema}}},
-            "responses": {
-                "200": {"description": "The reply and the tool calls.", "content": {"application/json": {"schema": ChatResponseSchema}}},
-                **ERROR_RESPONSES,
-                "502": _error("The model endpoint failed, answered garbage, or kept calling tools."),
-                "503": _error("No model is configured (OPENAI_API_KEY), or the prompts are missing."),
-                "504": _error("The model did not answer in time."),
-            },
-        }},
+        operations={
+            "post": {
+                "operationId": "chat",
+                "summary": "Ask アイちゃん; she calls the scorers instead of doing arithmetic.",
+                "description": "Sends the conversation to the configured OpenAI-compatible model with "
+                "the tools, executes its tool calls, and returns the reply with every call made.",
+                "tags": ["assistant"],
+                "parameters": [LANG_PARAMETER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ChatRequestSchema}}},
+                "responses": {
+                    "200": {
+                        "description": "The reply and the tool calls.",
+                        "content": {"application/json": {"schema": ChatResponseSchema}},
+                    },
+                    **ERROR_RESPONSES,
+                    "502": _error("The model endpoint failed, answered garbage, or kept calling tools."),
+                    "503": _error("No model is configured (OPENAI_API_KEY), or the prompts are missing."),
+                    "504": _error("The model did not answer in time."),
+                },
+            }
+        },
     )
 
 
@@ -191,7 +208,7 @@ def build_spec() -> dict:
             "get": {
                 "operationId": "healthz",
                 "summary": "Liveness check.",
-                "description": "Answers {\"status\": \"ok\"} while the service runs.",
+                "description": 'Answers {"status": "ok"} while the service runs.',
                 "tags": ["service"],
                 "responses": {
                     "200": {

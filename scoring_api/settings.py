@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 PREFIX = "SCORING_"
@@ -108,7 +109,8 @@ SETTINGS: dict[str, Setting] = {
     "CHAT_MAX_RETRIES": Setting(1, _integer(0, 5), "retries of a failed model request"),
     "CHAT_MAX_ROUNDS": Setting(5, _integer(1, 20), "model round trips per chat"),
     "CHAT_DEADLINE": Setting(
-        25, _seconds(1, 300),
+        25,
+        _seconds(1, 300),
         "seconds a whole chat may take (all rounds and retries); keep it below the worker timeout",
     ),
     "CHAT_MAX_TOKENS": Setting(1024, _integer(16, 32768), "max_tokens sent with every model request"),
@@ -134,8 +136,10 @@ DEFAULT_CONFIG = {name: setting.default for name, setting in SETTINGS.items()}
 def unknown_variables(environ: os._Environ | dict) -> list[str]:
     """``SCORING_*`` variables that name no setting (a typo would otherwise go unseen)."""
     return sorted(
-        name for name in environ
-        if name.startswith(PREFIX) and name.removeprefix(PREFIX) not in SETTINGS
+        name
+        for name in environ
+        if name.startswith(PREFIX)
+        and name.removeprefix(PREFIX) not in SETTINGS
         and not name.startswith(f"{PREFIX}TEST_")  # the test suite's own variables
     )
 
@@ -144,9 +148,7 @@ def check(config) -> None:
     """Refuse the first setting in ``config`` that is out of bounds, naming its variable."""
     unknown = unknown_variables(os.environ)
     if unknown:
-        raise SettingsError(
-            f"{unknown[0]}: no such setting (known: {', '.join(PREFIX + name for name in SETTINGS)})"
-        )
+        raise SettingsError(f"{unknown[0]}: no such setting (known: {', '.join(PREFIX + name for name in SETTINGS)})")
     for table, prefix in ((SETTINGS, PREFIX), (MODEL_CHECKS, "")):
         for name, setting in table.items():
             value = config.get(name)

@@ -40,15 +40,17 @@ def fake_model():
 
 @pytest.fixture
 def chat_app(fake_model):
-    return create_app({
-        "TESTING": True,
-        "OPENAI_BASE_URL": fake_model.base_url,
-        "OPENAI_API_KEY": API_KEY,
-        "OPENAI_MODEL": "fake-model",
-        "CHAT_TIMEOUT": 1.0,
-        "CHAT_MAX_RETRIES": 0,
-        "CHAT_MAX_ROUNDS": 4,
-    })
+    return create_app(
+        {
+            "TESTING": True,
+            "OPENAI_BASE_URL": fake_model.base_url,
+            "OPENAI_API_KEY": API_KEY,
+            "OPENAI_MODEL": "fake-model",
+            "CHAT_TIMEOUT": 1.0,
+            "CHAT_MAX_RETRIES": 0,
+            "CHAT_MAX_ROUNDS": 4,
+        }
+    )
 
 
 @pytest.fixture

@@ -36,7 +36,10 @@ def calls(*pairs):
         {
             "id": f"call_{i}",
             "type": "function",
-            "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)},
+            "function": {
+                "name": name,
+                "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False),
+            },
         }
         for i, (name, args) in enumerate(pairs)
     ]
@@ -87,7 +90,7 @@ class FakeModel:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_port}/v1"
 
-    def start(self) -> "FakeModel":
+    def start(self) -> FakeModel:
         self._thread.start()
         return self
 

@@ -22,7 +22,9 @@ TOOLS_CACHE = Path(os.environ.get("SCORING_TEST_TOOLS_CACHE", Path.home() / ".ca
 
 
 def _generator() -> list[str]:
-    found = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    found = shutil.which(
+        "openapi-python-client", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    )
     assert found, "openapi-python-client is missing: pip install -e '.[test]'"
     return [found]
 
@@ -34,7 +36,10 @@ def test_openapi_python_client_generates_a_client(tmp_path):
     ``GET /openapi.yaml`` serves)."""
     done = subprocess.run(
         [*_generator(), "generate", "--path", str(SPEC)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
@@ -56,9 +61,20 @@ def _redocly() -> Path:
         assert npm, "npm is needed to install @redocly/cli (Node.js 20.19+ or 22.12+)"
         prefix.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
-             f"@redocly/cli@{REDOCLY_VERSION}"],
-            check=True, capture_output=True, text=True, timeout=300,
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                f"@redocly/cli@{REDOCLY_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
     return binary
 
@@ -69,10 +85,13 @@ def test_redocly_recommended_lint_has_no_errors(tmp_path):
     redocly = _redocly()
     done = subprocess.run(
         [str(redocly), "lint", str(SPEC), "--format=json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"},
     )
-    report = json.loads(done.stdout[done.stdout.index("{"):])
+    report = json.loads(done.stdout[done.stdout.index("{") :])
     errors = [p for p in report["problems"] if p["severity"] == "error"]
     assert report["totals"]["errors"] == 0 and not errors, json.dumps(errors[:5], indent=1, ensure_ascii=False)
     assert done.returncode == 0, done.stderr

@@ -26,11 +26,19 @@ MODES = ["auto", "legacy"]
 
 OFFICIAL_EXAMPLE = {
     "sets": None,
-    "players": [{"name": "A", "cards": [
-        {"color": "赤", "value": 1},
-        {"color": "緑", "value": 2}, {"color": "緑", "value": 3},
-        {"color": "紫", "value": -1}, {"color": "紫", "value": -2}, {"color": "紫", "value": -3},
-    ]}],
+    "players": [
+        {
+            "name": "A",
+            "cards": [
+                {"color": "赤", "value": 1},
+                {"color": "緑", "value": 2},
+                {"color": "緑", "value": 3},
+                {"color": "紫", "value": -1},
+                {"color": "紫", "value": -2},
+                {"color": "紫", "value": -3},
+            ],
+        }
+    ],
 }
 # Every field present, as a strict-mode model sends it (optional ones null).
 PEDRO_HAND = {
@@ -165,7 +173,10 @@ def test_no_arguments_at_all():
 
 
 def test_rule_refusal():
-    arguments = {"sets": 1, "players": [{"name": "A", "cards": [{"color": "赤", "value": 3}, {"color": "赤", "value": 3}]}]}
+    arguments = {
+        "sets": 1,
+        "players": [{"name": "A", "cards": [{"color": "赤", "value": 3}, {"color": "赤", "value": 3}]}],
+    }
     result = call("score_apero", arguments)
     assert result.is_error is True
     error = document(result)["error"]
@@ -188,14 +199,29 @@ def test_same_error_document_as_the_rest_endpoint(client):
 def test_repeated_map_pairs_name_the_path(client):
     """Two {key, value} pairs with one key: the same 400 document as over HTTP."""
     tile = {"pasture": None, "blossoms": None, "beehives": None, "price": None}
-    arguments = {"orchard": {"tiles": [
-        {"field": 1, "apples": [{"key": "light_green", "value": 2}, {"key": "light_green", "value": 3}], **tile},
-    ], "board": None}, "varieties": ["light_green"], "die": 1}
+    arguments = {
+        "orchard": {
+            "tiles": [
+                {
+                    "field": 1,
+                    "apples": [{"key": "light_green", "value": 2}, {"key": "light_green", "value": 3}],
+                    **tile,
+                },
+            ],
+            "board": None,
+        },
+        "varieties": ["light_green"],
+        "die": 1,
+    }
     result = call("applejack_harvest", arguments)
     assert result.is_error is True
-    assert document(result) == {"error": {
-        "code": "repeated_key", "message": "キー「light_green」が繰り返されています。",
-        "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]}}}
+    assert document(result) == {
+        "error": {
+            "code": "repeated_key",
+            "message": "キー「light_green」が繰り返されています。",
+            "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]},
+        }
+    }
     assert client.post("/api/v1/tools/applejack_harvest", json=arguments).get_json() == document(result)
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import schemathesis
 import yaml
-from schemathesis.config import SchemathesisConfig
 from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
 
 from scoring_api import create_app
 from scoring_api.assistant.tools import tool_definitions
@@ -41,8 +41,11 @@ def test_operation_ids_are_unique_and_fit_hosted_assistants():
     spec = yaml.safe_load(spec_yaml())
     ids = [op["operationId"] for item in spec["paths"].values() for op in item.values()]
     assert len(ids) == len(set(ids))
-    assert all(len(op.get("summary", "")) <= 300 and len(op.get("description", "")) <= 300
-               for item in spec["paths"].values() for op in item.values())
+    assert all(
+        len(op.get("summary", "")) <= 300 and len(op.get("description", "")) <= 300
+        for item in spec["paths"].values()
+        for op in item.values()
+    )
 
 
 def test_every_operation_is_described_and_every_route_documented(app):
@@ -79,13 +82,15 @@ CHAT_MODEL = FakeModel().start()
 CHAT_MODEL.play(_chat_model_step, forever=True)
 atexit.register(CHAT_MODEL.stop)
 
-CONTRACT_APP = create_app({
-    "TESTING": True,
-    "OPENAI_BASE_URL": CHAT_MODEL.base_url,
-    "OPENAI_API_KEY": API_KEY,
-    "OPENAI_MODEL": "fake-model",
-    "CHAT_MAX_RETRIES": 0,
-})
+CONTRACT_APP = create_app(
+    {
+        "TESTING": True,
+        "OPENAI_BASE_URL": CHAT_MODEL.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "CHAT_MAX_RETRIES": 0,
+    }
+)
 
 # Every operation, explicitly: schemathesis leaves out the one that served the schema
 # (GET /openapi.yaml) unless a filter selects it.
@@ -102,6 +107,7 @@ def test_the_contract_covers_every_operation():
     tested = {(op.ok().method.upper(), op.ok().path) for op in schema.get_all_operations()}
     assert tested == documented
     assert {("GET", "/openapi.yaml"), ("GET", "/healthz"), ("POST", "/api/v1/chat"), ("GET", "/api/v1/tools")} <= tested
+
 
 def test_the_document_declares_no_security_a_license_and_a_contact():
     spec = yaml.safe_load(spec_yaml())

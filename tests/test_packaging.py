@@ -25,20 +25,28 @@ print(client.get("/").status_code, client.get("/assets/icon.svg").status_code)
 
 def test_a_non_editable_install_finds_its_prompts_from_any_directory(tmp_path):
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", "tests", "test-results", "__pycache__", "*.egg-info", "build", ".venv"))
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".git", "tests", "test-results", "__pycache__", "*.egg-info", "build", ".venv"),
+    )
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-         "--target", str(target), str(source)],
-        check=True, capture_output=True, timeout=180,
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=180,
     )
     shutil.rmtree(source)  # nothing may be read from the source tree
+    assert (target / "bin" / "scoring-mcp").is_file()  # the MCP server's console script
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     result = subprocess.run(
         [sys.executable, "-I", "-c", PROBE, str(target)],
-        cwd=elsewhere, capture_output=True, text=True, timeout=60,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["['apero', 'applejack', 'fairy-black-box', 'pedro']", "True", "200 200"]

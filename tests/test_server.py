@@ -39,9 +39,21 @@ def server(tmp_path_factory, fake_model):
         "SCORING_CHAT_MAX_RETRIES": "0",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--error-logfile", str(log), "scoring_api:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--error-logfile",
+            str(log),
+            "scoring_api:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 20
     while True:
@@ -99,7 +111,9 @@ def test_a_malformed_chunk_is_a_json_400(server):
 def test_a_chunked_body_over_the_limit_is_a_413(server):
     port, _ = server
     big = b'{"players":[' + b"{}," * 30000 + b"{}]}"  # 90 KB, sent as one chunk: over 64 KiB
-    status, headers, body = _exchange(port, _chunked("/api/v1/apero/score?lang=en", b"%x\r\n%s\r\n0\r\n\r\n" % (len(big), big)))
+    status, headers, body = _exchange(
+        port, _chunked("/api/v1/apero/score?lang=en", b"%x\r\n%s\r\n0\r\n\r\n" % (len(big), big))
+    )
     assert status == 413
     assert headers["content-type"] == "application/json"
     assert b'"code": "payload_too_large"' in body or b'"code":"payload_too_large"' in body

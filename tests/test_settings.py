@@ -58,8 +58,12 @@ def test_good_settings_are_taken(monkeypatch):
     assert app.config["MAX_CONTENT_LENGTH"] == 2048
     assert app.config["CHAT_DEADLINE"] == 12.5
     assert app.config["OPENAI_API_KEY"] is None
-    assert app.test_client().post("/api/v1/apero/score", data=b"[" + b" " * 3000 + b"]",
-                                  content_type="application/json").status_code == 413
+    assert (
+        app.test_client()
+        .post("/api/v1/apero/score", data=b"[" + b" " * 3000 + b"]", content_type="application/json")
+        .status_code
+        == 413
+    )
 
 
 def test_a_mapping_is_checked_too():
@@ -72,7 +76,10 @@ def test_gunicorn_refuses_to_start_with_the_message(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "scoring_api:create_app()"],
         env={"PATH": "/usr/bin:/bin", "SCORING_CHAT_TIMEOUT": "abc"},
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
     )
     assert result.returncode != 0
     assert "SCORING_CHAT_TIMEOUT='abc': must be a number of seconds from 1 to 300" in result.stderr

@@ -42,8 +42,7 @@ def _shown_color(scored: apero.ColorScore, lang: str) -> tuple[dict, str]:
 #: :func:`_shown_color` of every colour score of the rules' one-set table, by language,
 #: built at import; other scores (hands beyond one set) are shown per request.
 SHOWN_COLORS: dict[str, dict[apero.ColorScore, tuple[dict, str]]] = {
-    lang: {scored: _shown_color(scored, lang) for scored in apero.tabulated_color_scores()}
-    for lang in LANGS
+    lang: {scored: _shown_color(scored, lang) for scored in apero.tabulated_color_scores()} for lang in LANGS
 }
 
 #: A loaded player as the rules take it: ``(name, cards)``.
@@ -96,13 +95,15 @@ def score(request: dict, lang: str) -> dict:
             colors.append(shown := shown.copy())
             shown["cards"] = [*scored.cards]
             parts.append(part)
-        answers.append({
-            "name": name,
-            "total": total,
-            "total_text": str(total),
-            "colors": colors,
-            "explanation": total_sentence.format(name, " + ".join(parts), total),
-        })
+        answers.append(
+            {
+                "name": name,
+                "total": total,
+                "total_text": str(total),
+                "colors": colors,
+                "explanation": total_sentence.format(name, " + ".join(parts), total),
+            }
+        )
     sentences = WINNER_SENTENCES if len(winners) == 1 else TIE_SENTENCES
     return {
         "sets": sets,

@@ -90,9 +90,7 @@ def _added(numbers: list[int]) -> int | str:
     return numbers[0] if len(numbers) == 1 else " + ".join(map(str, numbers))
 
 
-def _harvests(
-    harvests: tuple[applejack.Harvest, ...], orchard: applejack.Orchard, lang: str
-) -> list[dict]:
+def _harvests(harvests: tuple[applejack.Harvest, ...], orchard: applejack.Orchard, lang: str) -> list[dict]:
     """The harvests as answers, each area and each harvest with its sentence in ``lang``
     (the sentences looked up once for all of them).
 
@@ -116,26 +114,30 @@ def _harvests(
                 shown = fields
             sentence = sentences[1] if honey else sentences[0]
             listed = shown[0] if len(shown) == 1 else separator.join(map(str, shown))
-            areas.append({
-                "fields": fields,
-                "board_apples": board_apples,
-                "apples": apples,
-                "honey": honey,
-                "explanation": sentence.format(variety, apples, die, honey, listed, len(board_apples)),
-            })
+            areas.append(
+                {
+                    "fields": fields,
+                    "board_apples": board_apples,
+                    "apples": apples,
+                    "honey": honey,
+                    "explanation": sentence.format(variety, apples, die, honey, listed, len(board_apples)),
+                }
+            )
         if not found:
             explanation = empty_sentence.format(variety, die)
         else:
             # a single area's honey is the whole sum: no list built for it
             parts = found[0].honey if len(found) == 1 else _added([area.honey for area in found])
             explanation = harvest_sentence.format(variety, die, len(found), parts, harvest.honey)
-        answers.append({
-            "variety": variety,
-            "die": die,
-            "areas": areas,
-            "honey": harvest.honey,
-            "explanation": explanation,
-        })
+        answers.append(
+            {
+                "variety": variety,
+                "die": die,
+                "areas": areas,
+                "honey": harvest.honey,
+                "explanation": explanation,
+            }
+        )
     return answers
 
 
@@ -180,8 +182,11 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
         "other_value": connection.other_value,
         "honey": honey,
         "explanation": (CONNECTION_BOARD if on_board else CONNECTION_TILE)[lang].format(
-            _edge(connection.edge, lang), connection.own_value, connection.other_value,
-            connection.neighbour_field, honey,
+            _edge(connection.edge, lang),
+            connection.own_value,
+            connection.other_value,
+            connection.neighbour_field,
+            honey,
         ),
     }
 

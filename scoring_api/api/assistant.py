@@ -33,8 +33,9 @@ def run_tool(name: str):
     try:
         return jsonify(call_tool(name, arguments, lang))
     except UnknownTool:
-        raise ApiError(404, "unknown_tool", "assistant.unknown_tool", name=name,
-                       tools=join_list(tool_names(), lang)) from None
+        raise ApiError(
+            404, "unknown_tool", "assistant.unknown_tool", name=name, tools=join_list(tool_names(), lang)
+        ) from None
 
 
 def chat_settings(config) -> ChatSettings:

@@ -18,7 +18,6 @@ import json
 import math
 
 import orjson
-
 from flask import current_app, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 
@@ -42,7 +41,9 @@ def request_lang(environ: dict | None = None) -> str:
         lang = request.args.get("lang", DEFAULT_LANG)
     if lang not in LANGS:
         raise ApiError(
-            400, "invalid_input", "errors.invalid_input",
+            400,
+            "invalid_input",
+            "errors.invalid_input",
             details={"lang": [t("errors.invalid_lang", DEFAULT_LANG), t("errors.invalid_lang", "en")]},
         )
     return lang
@@ -95,9 +96,7 @@ def check_text(value) -> None:
 def strict_document(raw: bytes):
     """The JSON document in ``raw``: the reference reader (refusals raise ``ValueError``)."""
     text = raw.decode("utf-8")
-    document = json.loads(
-        text, parse_constant=_no_constants, parse_float=_finite, object_pairs_hook=_unique_keys
-    )
+    document = json.loads(text, parse_constant=_no_constants, parse_float=_finite, object_pairs_hook=_unique_keys)
     check_text(document)
     return document
 
@@ -148,10 +147,14 @@ def parse_document(raw: bytes):
 
 
 #: Content types that werkzeug's ``is_json`` accepts, as clients send them: known at once.
-_JSON_TYPES = frozenset({
-    "application/json", "application/json; charset=utf-8", "application/json;charset=utf-8",
-    "application/json; charset=UTF-8",
-})
+_JSON_TYPES = frozenset(
+    {
+        "application/json",
+        "application/json; charset=utf-8",
+        "application/json;charset=utf-8",
+        "application/json; charset=UTF-8",
+    }
+)
 
 
 def _content_length(environ: dict) -> int | None:

@@ -73,14 +73,16 @@ def _players(game: fbb.GameScore, lang: str) -> list[dict]:
             explanation = no_treasures_text.format(name)
         else:  # the name, the score, then each treasure's (name, points)
             explanation = score_lines[len(treasures)].format(*sum(treasures, (name, score)))
-        results.append({
-            "name": name,
-            "eliminated": eliminated,
-            "score": score,
-            "has_kirakira": p == holder,
-            "rank": game.ranks[p],
-            "explanation": explanation,
-        })
+        results.append(
+            {
+                "name": name,
+                "eliminated": eliminated,
+                "score": score,
+                "has_kirakira": p == holder,
+                "rank": game.ranks[p],
+                "explanation": explanation,
+            }
+        )
     return results
 
 
@@ -118,8 +120,12 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     step = "sole_survivor" if len(out) == len(game.table) - 1 else game.decided_by
     separator = LIST_SEPARATORS[lang]
     return VERDICT_TEXTS[bool(out), step][lang].format(
-        separator.join(out), game.winners[0], game.top_score,
-        separator.join(game.tied), game.top_mood, separator.join(game.winners),
+        separator.join(out),
+        game.winners[0],
+        game.top_score,
+        separator.join(game.tied),
+        game.top_mood,
+        separator.join(game.winners),
     )
 
 
@@ -156,10 +162,12 @@ def score(request: dict, lang: str) -> dict:
 SETUP_FACTS = ("players", "mood", "stars", "treasures", "aside")
 #: ``SETUP_TEXTS[two players][lang]``: the setup, then how the star deck ends the game.
 SETUP_TEXTS = {
-    two: run_together([
-        positional("fairy_black_box.setup", *SETUP_FACTS),
-        positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
-    ])
+    two: run_together(
+        [
+            positional("fairy_black_box.setup", *SETUP_FACTS),
+            positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
+        ]
+    )
     for two in (False, True)
 }
 
@@ -202,10 +210,20 @@ def setup(request: dict, lang: str) -> dict:
 END_TEXTS = {
     key: positional(f"fairy_black_box.{key}", "count", players="count", left="count")
     for key in (
-        "star_end_two", "star_end_more", "star_refresh", "star_not_yet_two", "star_not_yet_more",
-        "treasure_left", "treasure_end", "treasure_refresh",
-        "one_left", "none_left", "players_remain",
-        "end_yes", "end_then", "end_no",
+        "star_end_two",
+        "star_end_more",
+        "star_refresh",
+        "star_not_yet_two",
+        "star_not_yet_more",
+        "treasure_left",
+        "treasure_end",
+        "treasure_refresh",
+        "one_left",
+        "none_left",
+        "players_remain",
+        "end_yes",
+        "end_then",
+        "end_no",
     )
 }
 
@@ -269,10 +287,7 @@ def end_check(request: dict, lang: str) -> dict:
     return {
         "last_turn": check.last_turn,
         "reasons": list(check.reasons),
-        "checks": [
-            {"condition": c, "met": c in check.reasons, "explanation": texts[c]}
-            for c in fbb.END_CONDITIONS
-        ],
+        "checks": [{"condition": c, "met": c in check.reasons, "explanation": texts[c]} for c in fbb.END_CONDITIONS],
         "explanation": sentences(said, lang),
     }
 

@@ -13,9 +13,9 @@ import importlib
 import json
 import pkgutil
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Callable
 
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema, fields
@@ -24,7 +24,6 @@ from ..errors import rule_error
 from ..games.errors import RuleError
 from ..schemas import compiled
 from .body import read_json, request_lang
-
 
 #: When true (the test suite turns it on), every result is checked against the response
 #: schema: it must be ``response_schema.dump(result)`` as JSON, byte for byte.

@@ -57,10 +57,12 @@ def _display_facts(facts: dict, lang: str) -> dict:
 AUCTION_FACTS = ("dealer", "calls", "seat", "team", "amount")
 #: ``AUCTION_TEXTS[forced][lang]``: the calls, then the high bid or the dealer's forced bid.
 AUCTION_TEXTS = {
-    forced: run_together([
-        positional("pedro.auction_calls", *AUCTION_FACTS),
-        positional("pedro.auction_forced" if forced else "pedro.auction_high", *AUCTION_FACTS),
-    ])
+    forced: run_together(
+        [
+            positional("pedro.auction_calls", *AUCTION_FACTS),
+            positional("pedro.auction_forced" if forced else "pedro.auction_high", *AUCTION_FACTS),
+        ]
+    )
     for forced in (False, True)
 }
 PASS_WORDS = {lang: t("pedro.pass", lang) for lang in LANGS}
@@ -82,7 +84,7 @@ def _calls_text(calls, lang: str) -> str:
     summary="Check a Pedro auction and name the high bidder.",
     description=(
         "Call after a Pedro bidding round: give the dealer and the four calls in order from "
-        "the dealer's left (an amount or \"pass\"). Checks each call (range, beats the high "
+        'the dealer\'s left (an amount or "pass"). Checks each call (range, beats the high '
         "bid, dealer forced after three passes); returns the high bidder's seat, team and amount."
     ),
 )
@@ -116,12 +118,14 @@ TWO_NOTES = {
 #: ``TRICK_TEXTS[trumped, holds point cards, rule of the 2's note or None][lang]``: the
 #: cards played, the winner, the point cards, the note on the 2 of trump.
 TRICK_TEXTS = {
-    (trumped, scored, two_rule): run_together([
-        positional("pedro.trick_plays", *TRICK_FACTS),
-        positional("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", *TRICK_FACTS),
-        positional("pedro.trick_points" if scored else "pedro.trick_no_points", *TRICK_FACTS),
-        TWO_NOTES.get(two_rule),
-    ])
+    (trumped, scored, two_rule): run_together(
+        [
+            positional("pedro.trick_plays", *TRICK_FACTS),
+            positional("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", *TRICK_FACTS),
+            positional("pedro.trick_points" if scored else "pedro.trick_no_points", *TRICK_FACTS),
+            TWO_NOTES.get(two_rule),
+        ]
+    )
     for trumped in (False, True)
     for scored in (False, True)
     for two_rule in (None, *TWO_SCORED_BY)
@@ -157,8 +161,13 @@ def trick(request: dict, lang: str) -> dict:
     point_texts = [CARD_TEXTS[card] for card in point_cards]
     two_rule = rules.two_scored_by if TWOS[trump] in point_cards else None
     explanation = TRICK_TEXTS[result.trumped, bool(point_cards), two_rule][lang].format(
-        SUIT_SIGNS[trump], LIST_SEPARATORS[lang].join([f"{seat} {card}" for seat, card in plays]),
-        result.winner, result.team, CARD_TEXTS[result.card], " ".join(point_texts), points,
+        SUIT_SIGNS[trump],
+        LIST_SEPARATORS[lang].join([f"{seat} {card}" for seat, card in plays]),
+        result.winner,
+        result.team,
+        CARD_TEXTS[result.card],
+        " ".join(point_texts),
+        points,
     )
     return {
         "winner": result.winner,
@@ -184,8 +193,12 @@ def _check_bid(hand: dict, rules: Rules) -> None:
     amount = hand["bid"]["amount"]
     if not rules.min_bid <= amount <= rules.max_bid:
         raise RuleError(
-            "bid_outside_rules", ("bid", "amount"), amount=amount,
-            min_bid=rules.min_bid, max_bid=rules.max_bid, forced=rules.dealer_forced_bid,
+            "bid_outside_rules",
+            ("bid", "amount"),
+            amount=amount,
+            min_bid=rules.min_bid,
+            max_bid=rules.max_bid,
+            forced=rules.dealer_forced_bid,
         )
 
 
@@ -220,16 +233,24 @@ def _check_two_fields(hand: dict, has_points: bool, rules: Rules) -> None:
 #: How a hand leaves the game: the key of its sentence after ``pedro.`` (rules/pedro.md,
 #: "End of game"): a winner and the rule that decided, or the next hand.
 OUTCOMES = (
-    "win_bidder_goes_out", "win_target", "win_tie_bidder", "win_tie_higher",
-    "win_extra_hand_made", "win_extra_hand_set",
-    "next_normal", "next_bidder_goes_out", "next_extra_hand",
+    "win_bidder_goes_out",
+    "win_target",
+    "win_tie_bidder",
+    "win_tie_higher",
+    "win_extra_hand_made",
+    "win_extra_hand_set",
+    "next_normal",
+    "next_bidder_goes_out",
+    "next_extra_hand",
 )
 #: The outcomes of the extra hand, which decides the game (:func:`~scoring_api.games.pedro.scoring.settle`).
 EXTRA_HAND_OUTCOMES = {True: "win_extra_hand_made", False: "win_extra_hand_set"}
 #: The outcome by the next hand when nobody won, by the rule that decided when one did
 #: (the tie rule's outcome depends on the table's tie rule: :func:`_outcome`).
 NEXT_OUTCOMES = {
-    "normal": "next_normal", "bidder_goes_out": "next_bidder_goes_out", "extra_hand": "next_extra_hand",
+    "normal": "next_normal",
+    "bidder_goes_out": "next_bidder_goes_out",
+    "extra_hand": "next_extra_hand",
 }
 WIN_OUTCOMES = {"target": "win_target", "bidder_goes_out": "win_bidder_goes_out"}
 
@@ -248,8 +269,18 @@ def _outcome(decided_by: str | None, next_hand: str | None, made: bool, rules: R
 
 #: What fills a settled hand's explanation (:data:`HAND_TEXTS`), in this order.
 HAND_FACTS = (
-    "bidder", "bid", "taken", "other", "other_taken",
-    "ns_before", "ns_after", "ew_before", "ew_after", "margin", "winner", "target",
+    "bidder",
+    "bid",
+    "taken",
+    "other",
+    "other_taken",
+    "ns_before",
+    "ns_after",
+    "ew_before",
+    "ew_after",
+    "margin",
+    "winner",
+    "target",
 )
 
 
@@ -258,13 +289,15 @@ def _hand_texts(made: bool, going_out: bool, outcome: str) -> dict[str, str]:
     adds, the scores, the bidder-goes-out note when the hand was one (not for the extra
     hand, whose outcome says what it was), the outcome."""
     note = going_out and outcome not in EXTRA_HAND_OUTCOMES.values()
-    return run_together([
-        positional("pedro.settle_made" if made else "pedro.settle_set", *HAND_FACTS),
-        positional("pedro.settle_other", *HAND_FACTS, taken="other_taken"),
-        positional("pedro.settle_scores", *HAND_FACTS),
-        positional("pedro.going_out_hand", *HAND_FACTS) if note else None,
-        positional(f"pedro.{outcome}", *HAND_FACTS),
-    ])
+    return run_together(
+        [
+            positional("pedro.settle_made" if made else "pedro.settle_set", *HAND_FACTS),
+            positional("pedro.settle_other", *HAND_FACTS, taken="other_taken"),
+            positional("pedro.settle_scores", *HAND_FACTS),
+            positional("pedro.going_out_hand", *HAND_FACTS) if note else None,
+            positional(f"pedro.{outcome}", *HAND_FACTS),
+        ]
+    )
 
 
 #: ``HAND_TEXTS[lang][bid made, bidder goes out, outcome]``: see :func:`_hand_texts`.
@@ -283,9 +316,12 @@ GAME_FACTS = ("hands", "ns", "ew", "target", "winner", "margin")
 #: ``GAME_TEXTS[lang][outcome of the last hand]``: the scores so far, then the outcome.
 GAME_TEXTS = {
     lang: {
-        outcome: run_together([
-            positional("pedro.game_summary", *GAME_FACTS), positional(f"pedro.{outcome}", *GAME_FACTS),
-        ])[lang]
+        outcome: run_together(
+            [
+                positional("pedro.game_summary", *GAME_FACTS),
+                positional(f"pedro.{outcome}", *GAME_FACTS),
+            ]
+        )[lang]
         for outcome in OUTCOMES
     }
     for lang in LANGS
@@ -296,8 +332,10 @@ GAME_TEXTS = {
 #: answer gets copies).
 POINT_CARD_DATA = {
     point_card: {
-        "card": CARD_TEXTS[point_card.card], "points": point_card.points,
-        "name": point_card.name, "reason": point_card.reason,
+        "card": CARD_TEXTS[point_card.card],
+        "points": point_card.points,
+        "name": point_card.name,
+        "reason": point_card.reason,
     }
     for trump in SUITS
     for point_card in (*POINT_CARDS[trump], *TWO_POINT_CARDS[trump].values())
@@ -318,9 +356,18 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
     bidder, bid, taken, made, deltas, before, after, going_out, over, winner, decided_by, next_hand = result
     other = OTHER_TEAM[bidder]
     explanation = texts[made, going_out, _outcome(decided_by, next_hand, made, rules)].format(
-        bidder, bid, taken[bidder], other, taken[other],
-        before["NS"], after["NS"], before["EW"], after["EW"],
-        rules.bidder_out_margin, winner, rules.target,
+        bidder,
+        bid,
+        taken[bidder],
+        other,
+        taken[other],
+        before["NS"],
+        after["NS"],
+        before["EW"],
+        after["EW"],
+        rules.bidder_out_margin,
+        winner,
+        rules.target,
     )
     return {
         "bid": {"team": bidder, "amount": bid},
@@ -407,6 +454,11 @@ def game(request: dict, lang: str) -> dict:
         "next_hand": ledger.next_hand,
         "rules": rules.as_dict(),
         "explanation": GAME_TEXTS[lang][outcome].format(
-            len(hands), scores["NS"], scores["EW"], rules.target, ledger.winner, rules.bidder_out_margin,
+            len(hands),
+            scores["NS"],
+            scores["EW"],
+            rules.target,
+            ledger.winner,
+            rules.bidder_out_margin,
         ),
     }

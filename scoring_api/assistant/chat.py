@@ -206,7 +206,9 @@ def _timed_out(deadline: Deadline, seconds: float) -> Exception:
     return _Retryable(ChatFailure(504, "model_timeout", seconds=seconds))
 
 
-def _request(client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline) -> ModelMessage:
+def _request(
+    client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline
+) -> ModelMessage:
     """One model request of at most ``min(timeout, time left)`` seconds."""
     seconds = min(settings.timeout, deadline.remaining())
     try:
@@ -240,7 +242,9 @@ def _request(client: openai.OpenAI, settings: ChatSettings, conversation: list[d
     return read_message(document)
 
 
-def _complete(client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline) -> ModelMessage:
+def _complete(
+    client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline
+) -> ModelMessage:
     """One round trip to the model with up to ``max_retries`` retries, all before the deadline."""
     attempt = 0
     while True:
@@ -274,7 +278,9 @@ def _skipped(call: ModelCall, settings: ChatSettings, lang: str) -> ToolCallReco
     """A call over the per-round limit: not run, not even parsed."""
     message = t("assistant.too_many_tool_calls", lang, limit=settings.max_tool_calls)
     shown = call.arguments if len(call.arguments) <= settings.max_argument_bytes else None
-    return ToolCallRecord(call.name, shown, {"error": {"code": "too_many_tool_calls", "message": message, "details": {}}})
+    return ToolCallRecord(
+        call.name, shown, {"error": {"code": "too_many_tool_calls", "message": message, "details": {}}}
+    )
 
 
 def _log_name(name: str) -> str:
@@ -311,25 +317,33 @@ def _chat(client, messages, lang, settings: ChatSettings, prompts: Prompts, dead
                 raise _bad_response()
             result.reply = message.content
             return result
-        conversation.append({
-            "role": "assistant",
-            "content": message.content,
-            "tool_calls": [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                for c in message.tool_calls
-            ],
-        })
+        conversation.append(
+            {
+                "role": "assistant",
+                "content": message.content,
+                "tool_calls": [
+                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                    for c in message.tool_calls
+                ],
+            }
+        )
         for index, call in enumerate(message.tool_calls):
             if index < settings.max_tool_calls:
                 record = run_tool_call(call.name, call.arguments, lang, settings.max_argument_bytes)
             else:
                 record = _skipped(call, settings, lang)
             result.tool_calls.append(record)
-            log.info("chat tool call: round %d, tool %s, %s", round_number, _log_name(call.name),
-                     "error" if "error" in record.result else "ok")
-            conversation.append({
-                "role": "tool",
-                "tool_call_id": call.id,
-                "content": tool_content(record.result, settings.tool_result_limit, lang),
-            })
+            log.info(
+                "chat tool call: round %d, tool %s, %s",
+                round_number,
+                _log_name(call.name),
+                "error" if "error" in record.result else "ok",
+            )
+            conversation.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": tool_content(record.result, settings.tool_result_limit, lang),
+                }
+            )
     raise ChatFailure(502, "too_many_rounds", rounds=settings.max_rounds)

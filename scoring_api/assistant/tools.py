@@ -18,7 +18,7 @@ call is loaded exactly like the REST body.
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -31,9 +31,24 @@ from .arguments import ArgumentsError
 
 #: Keywords strict function calling accepts (others are dropped from tool schemas).
 STRICT_KEYWORDS = {
-    "type", "properties", "required", "additionalProperties", "items", "enum", "const",
-    "anyOf", "description", "pattern", "format", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "description",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
 }
 #: Bounds strict mode may not accept but the endpoint enforces: the OpenAPI document keeps
 #: them on the tool-execution paths, so a request valid there is valid for the endpoint.
@@ -105,7 +120,10 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
                 "description": (description + " " if description else "") + "As a list of {key, value} pairs.",
                 "items": {
                     "type": "object",
-                    "properties": {"key": {"type": "string"}, "value": _strict(extra, path + ("*", "value"), [], keywords, strict)},
+                    "properties": {
+                        "key": {"type": "string"},
+                        "value": _strict(extra, path + ("*", "value"), [], keywords, strict),
+                    },
                     "required": ["key", "value"],
                     "additionalProperties": False,
                 },
@@ -116,8 +134,10 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
                 return pairs
             as_map = {k: v for k, v in node.items() if k != "description"}
             as_map["additionalProperties"] = _strict(extra, path, [], keywords, strict)
-            return {"description": pairs.pop("description") + " A JSON object map is accepted too.",
-                    "anyOf": [pairs, as_map]}
+            return {
+                "description": pairs.pop("description") + " A JSON object map is accepted too.",
+                "anyOf": [pairs, as_map],
+            }
         required = set(node.get("required", []))
         properties = {}
         for name, child in node.get("properties", {}).items():
@@ -140,7 +160,7 @@ def documented_parameters(operation_id: str) -> dict:
     return _strict(_json_schema(find_operation(operation_id)), (), [], keywords, strict=False)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tool(operation_id: str) -> tuple[dict, tuple]:
     op = find_operation(operation_id)
     maps: list = []
@@ -200,7 +220,9 @@ def _restore(arguments, node: dict, path: tuple, maps: tuple, where: tuple = (),
         }
     if isinstance(arguments, list):
         items = _children(node, "items")
-        return [_restore(value, items, path + ("*",), maps, where + (i,), repeated) for i, value in enumerate(arguments)]
+        return [
+            _restore(value, items, path + ("*",), maps, where + (i,), repeated) for i, value in enumerate(arguments)
+        ]
     return arguments
 
 

@@ -235,9 +235,7 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
         with_two = min(joined, twos)
         with_three = joined - with_two
         # groups sum to 1 ({1}), 2 ({1,1}, {2}), 4 = 2 × 2 ({1,3}) or 3 ({1,1,1}, {1,2}, {3})
-        value = 2 ** (twos - with_two + 2 * with_three + split[1]) * 3 ** (
-            threes - with_three + with_two + split[2]
-        )
+        value = 2 ** (twos - with_two + 2 * with_three + split[1]) * 3 ** (threes - with_three + with_two + split[2])
         if value > best_value:
             best_value, best = value, (split, with_two, with_three)
     if not best_value:
@@ -246,9 +244,7 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
     return best_value, _core_groups(split, with_two, with_three, twos, threes)
 
 
-def _core_groups(
-    split: tuple[int, int, int], with_two: int, with_three: int, twos: int, threes: int
-) -> list[Group]:
+def _core_groups(split: tuple[int, int, int], with_two: int, with_three: int, twos: int, threes: int) -> list[Group]:
     """The core groups, in ascending order: the pure-1 groups of ``split``, ``with_two``
     groups ``{1,2}``, ``with_three`` groups ``{1,3}``, and the other 2s and 3s alone."""
     singles, pairs, triples = split
@@ -384,17 +380,12 @@ def _one_set_scores(color: str) -> dict[tuple[int, int, int], ColorScore]:
     of the colour holds, keyed by those counts."""
     sign = SIGNS[color]
     copies = [DECK[color].get(magnitude * sign, 0) for magnitude in (1, 2, 3)]
-    return {
-        counts: _search_color(color, *counts)
-        for counts in itertools.product(*(range(n + 1) for n in copies))
-    }
+    return {counts: _search_color(color, *counts) for counts in itertools.product(*(range(n + 1) for n in copies))}
 
 
 #: Every colour's score for every hand of that colour ONE set allows (module docstring,
 #: "One set from a table"): ``_ONE_SET_SCORES[color][ones, twos, threes]``, counts by |value|.
-_ONE_SET_SCORES: dict[str, dict[tuple[int, int, int], ColorScore]] = {
-    color: _one_set_scores(color) for color in COLORS
-}
+_ONE_SET_SCORES: dict[str, dict[tuple[int, int, int], ColorScore]] = {color: _one_set_scores(color) for color in COLORS}
 
 
 def score_color(color: str, values: list[int]) -> ColorScore:
@@ -445,8 +436,7 @@ _CARD_SLOTS: dict[tuple[str, int], tuple[int, int]] = {
 
 #: Per colour, in deck order: the colour and its :data:`_ONE_SET_SCORES` keyed by packed counts.
 _PACKED_ONE_SET_SCORES: tuple[tuple[str, dict[int, ColorScore]], ...] = tuple(
-    (color, {_pack(*counts): scored for counts, scored in _ONE_SET_SCORES[color].items()})
-    for color in COLORS
+    (color, {_pack(*counts): scored for counts, scored in _ONE_SET_SCORES[color].items()}) for color in COLORS
 )
 
 
@@ -532,18 +522,24 @@ def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]],
         for c, (color, value) in enumerate(cards):
             if value not in DECK[color]:
                 raise AperoError(
-                    "no_such_card", ("players", p, "cards", c), color=color, value=value,
+                    "no_such_card",
+                    ("players", p, "cards", c),
+                    color=color,
+                    value=value,
                     values=sorted(DECK[color]),
                 )
             seen[color, value] = seen.get((color, value), 0) + 1
             limit = copies_in_deck(color, value, sets)
             if seen[color, value] > limit:
-                total = sum(
-                    1 for _, hand in players for card in hand if card == (color, value)
-                )
+                total = sum(1 for _, hand in players for card in hand if card == (color, value))
                 raise AperoError(
-                    "too_many_copies", ("players", p, "cards", c), color=color, value=value,
-                    count=total, limit=limit, sets=sets,
+                    "too_many_copies",
+                    ("players", p, "cards", c),
+                    color=color,
+                    value=value,
+                    count=total,
+                    limit=limit,
+                    sets=sets,
                 )
 
 

@@ -24,7 +24,8 @@ Decisions where the rules are silent (also in the rules file where it decides):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dataclass_field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from . import applejack_orchard as board
 from .errors import RuleError
@@ -153,7 +154,7 @@ def _is_variety_name(name: str) -> bool:
 
 def _bad_variety_name(name: str, where: tuple) -> ApplejackError:
     low, high = VARIETY_NAME_LENGTH
-    shown = name.encode("utf-8", "replace").decode("utf-8")[:high + 1]
+    shown = name.encode("utf-8", "replace").decode("utf-8")[: high + 1]
     return ApplejackError("bad_variety_name", where, variety=shown, low=low, high=high)
 
 
@@ -178,9 +179,7 @@ def _check_beehives(tile: Tile) -> None:
     edges = tile.beehives
     if len(set(edges)) < len(edges):
         index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
-        raise ApplejackError(
-            "beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index]
-        )
+        raise ApplejackError("beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index])
     if tile.price is None:
         raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
@@ -239,14 +238,19 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
         outer = board.outer_edges(hive.field)
         if hive.edge not in outer:
             raise ApplejackError(
-                "board_beehive_inner_edge", where + ("board", "beehives", index, "edge"),
-                field=hive.field, edge=hive.edge, outer=list(outer),
+                "board_beehive_inner_edge",
+                where + ("board", "beehives", index, "edge"),
+                field=hive.field,
+                edge=hive.edge,
+                outer=list(outer),
             )
         spot = (hive.field, hive.edge)
         if spot in seen:
             raise ApplejackError(
-                "board_beehive_twice", where + ("board", "beehives", index),
-                field=hive.field, edge=hive.edge,
+                "board_beehive_twice",
+                where + ("board", "beehives", index),
+                field=hive.field,
+                edge=hive.edge,
             )
         seen.add(spot)
     for index, apple in enumerate(orchard.board_apples):
@@ -255,13 +259,9 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
             raise _bad_variety_name(apple.variety, at + ("variety",))
         for position, field in enumerate(apple.fields):
             if not board.is_border(field):
-                raise ApplejackError(
-                    "board_apple_not_border", at + ("fields", position), field=field
-                )
+                raise ApplejackError("board_apple_not_border", at + ("fields", position), field=field)
         if len(apple.fields) == 2 and not board.meet_on_rim(*apple.fields):
-            raise ApplejackError(
-                "board_apple_fields_apart", at + ("fields",), fields=list(apple.fields)
-            )
+            raise ApplejackError("board_apple_fields_apart", at + ("fields",), fields=list(apple.fields))
 
 
 def _checked_orchard(
@@ -286,8 +286,11 @@ def _checked_orchard(
         for variety, at in more_varieties:
             found_at.setdefault(variety, at)
         raise ApplejackError(
-            "too_many_varieties", found_at[named[MAX_VARIETIES]], count=len(named),
-            limit=MAX_VARIETIES, varieties=named,
+            "too_many_varieties",
+            found_at[named[MAX_VARIETIES]],
+            count=len(named),
+            limit=MAX_VARIETIES,
+            varieties=named,
         )
     return named, showing
 
@@ -430,15 +433,11 @@ def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApple
 _NO_TILES: dict[int, int] = {}  # read-only: the counts of a variety no tile shows
 
 
-def _harvests(
-    orchard: Orchard, showing: dict[str, dict[int, int]], varieties, die: int
-) -> tuple[Harvest, ...]:
+def _harvests(orchard: Orchard, showing: dict[str, dict[int, int]], varieties, die: int) -> tuple[Harvest, ...]:
     """One harvest per variety at ``die`` (no checks); ``showing`` is
     :func:`_apples_by_variety` of the orchard."""
     printed = _board_apples_by_variety(orchard) if orchard.board_apples else {}
-    return tuple([
-        _harvest(v, die, showing.get(v, _NO_TILES), printed.get(v, ())) for v in varieties
-    ])
+    return tuple([_harvest(v, die, showing.get(v, _NO_TILES), printed.get(v, ())) for v in varieties])
 
 
 def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
@@ -450,9 +449,7 @@ def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
 def harvests(orchard: Orchard, varieties: list[str], die: int) -> tuple[Harvest, ...]:
     """Rules, "Harvest": one or two apple symbols passed, harvested separately in path
     order (every player harvests; this is one player's orchard)."""
-    _, showing = _checked_orchard(
-        orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)]
-    )
+    _, showing = _checked_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
     return _harvests(orchard, showing, varieties, die)
 
 
@@ -544,8 +541,10 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
         index, other = found
         if other.beehives is None:
             raise ApplejackError(
-                "neighbour_beehives_unknown", ("orchard", "tiles", index, "beehives"),
-                field=beyond, placed=tile.field,
+                "neighbour_beehives_unknown",
+                ("orchard", "tiles", index, "beehives"),
+                field=beyond,
+                placed=tile.field,
             )
         if board.OPPOSITE[edge] in other.beehives:
             connections.append(Connection(edge, beyond, tile.price, other.price))
@@ -610,6 +609,12 @@ def final_score(orchard: Orchard, supply: int) -> FinalScore:
     bonus = variety_bonus(len(profitable))
     shown = blossoms(orchard)
     return FinalScore(
-        harvested, shown, supply, crop, doubled, tuple(profitable), bonus,
+        harvested,
+        shown,
+        supply,
+        crop,
+        doubled,
+        tuple(profitable),
+        bonus,
         doubled + bonus + shown + supply,
     )

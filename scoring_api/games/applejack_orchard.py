@@ -42,12 +42,7 @@ def _on_board(q: int, r: int) -> bool:
 COORDS: dict[int, tuple[int, int]] = {
     number: coords
     for number, coords in enumerate(
-        (
-            (q, r)
-            for r in range(-RADIUS, RADIUS + 1)
-            for q in range(-RADIUS, RADIUS + 1)
-            if _on_board(q, r)
-        ),
+        ((q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1) if _on_board(q, r)),
         start=1,
     )
 }
@@ -65,8 +60,7 @@ def _beyond(field: int, edge: str) -> int | None:
 #: Field -> {edge: neighbouring field}, for the edges with a field beyond them, in the
 #: order of :data:`DIRECTIONS`. Read-only: the rules look neighbours up here.
 NEIGHBOURS: dict[int, dict[str, int]] = {
-    field: {edge: other for edge in DIRECTIONS if (other := _beyond(field, edge)) is not None}
-    for field in FIELDS
+    field: {edge: other for edge in DIRECTIONS if (other := _beyond(field, edge)) is not None} for field in FIELDS
 }
 #: Field -> the fields that share an edge with it (the harvest's links between tiles).
 TOUCHING: dict[int, tuple[int, ...]] = {field: tuple(NEIGHBOURS[field].values()) for field in FIELDS}

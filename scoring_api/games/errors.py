@@ -18,7 +18,7 @@ class RuleError(ValueError):
         self.where = where
         self.facts = facts
 
-    def within(self, *prefix) -> "RuleError":
+    def within(self, *prefix) -> RuleError:
         """The same error located inside ``prefix`` (e.g. the hand of a whole game)."""
         moved = type(self)(self.code, tuple(prefix) + tuple(self.where), **self.facts)
         return moved

@@ -69,9 +69,7 @@ def is_kirakira(treasure_name: str) -> bool:
 def check_player_count(players: int) -> None:
     """The game is for 2-5 players (rules header)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(
-            "player_count", ("players",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS
-        )
+        raise RuleError("player_count", ("players",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS)
 
 
 def starting_mood(players: int) -> int:
@@ -146,7 +144,10 @@ def check_players(players: list[Player]) -> int | None:
         if eliminated:
             if treasures:
                 raise RuleError(
-                    "eliminated_with_treasures", ("players", p, "treasures"), name=name, count=len(treasures),
+                    "eliminated_with_treasures",
+                    ("players", p, "treasures"),
+                    name=name,
+                    count=len(treasures),
                 )
         elif mood == 0:
             raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=name)
@@ -161,7 +162,10 @@ def check_players(players: list[Player]) -> int | None:
         if holder == p:
             raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p][0])
         raise RuleError(
-            "two_kirakira", ("players", p, "treasures", c), first=players[holder][0], second=players[p][0],
+            "two_kirakira",
+            ("players", p, "treasures", c),
+            first=players[holder][0],
+            second=players[p][0],
         )
     return kirakira[0][0] if kirakira else None
 
@@ -182,9 +186,7 @@ def _refuse_too_many_treasures(players: list[Player], total: int) -> None:
     for p, (_, _, _, treasures) in enumerate(players):
         held += len(treasures)
         if held > TREASURE_CARDS:
-            raise RuleError(
-                "too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS
-            )
+            raise RuleError("too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS)
 
 
 class PlayerScore(NamedTuple):
@@ -215,10 +217,12 @@ class GameScore(NamedTuple):
     @property
     def players(self) -> tuple[PlayerScore, ...]:
         columns = zip(self.table, self.scores, self.ranks)
-        return tuple([
-            PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
-            for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
-        ])
+        return tuple(
+            [
+                PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
+                for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
+            ]
+        )
 
 
 def _decided_by(tied: int, winners: int, best: tuple[int, bool, int]) -> str:
@@ -270,9 +274,16 @@ def score_game(players: list[Player]) -> GameScore:
             if key == best:
                 winners.append(name)
     return GameScore(
-        tuple(players), tuple(scores), tuple(ranks), holder, tuple(winners),
+        tuple(players),
+        tuple(scores),
+        tuple(ranks),
+        holder,
+        tuple(winners),
         _decided_by(len(tied), len(winners), best) if best else None,
-        -best[0] if best else None, tuple(tied), top_mood, tuple(out),
+        -best[0] if best else None,
+        tuple(tied),
+        top_mood,
+        tuple(out),
     )
 
 
@@ -322,8 +333,11 @@ def end_check(
         raise RuleError("players_left_above_count", ("players_left",), left=players_left, players=players)
     if star_deck_runouts > limit:
         raise RuleError(
-            "star_deck_past_end", ("star_deck_runouts",), runouts=star_deck_runouts,
-            limit=limit, players=players,
+            "star_deck_past_end",
+            ("star_deck_runouts",),
+            runouts=star_deck_runouts,
+            limit=limit,
+            players=players,
         )
     met = {
         "star_deck": star_deck_runouts == limit,
@@ -331,8 +345,13 @@ def end_check(
         "players_left": players_left <= 1,
     }
     return EndCheck(
-        players, star_deck_runouts, limit, treasure_deck_empty, treasure_discard_empty,
-        players_left, tuple(c for c in END_CONDITIONS if met[c]),
+        players,
+        star_deck_runouts,
+        limit,
+        treasure_deck_empty,
+        treasure_discard_empty,
+        players_left,
+        tuple(c for c in END_CONDITIONS if met[c]),
     )
 
 
@@ -367,7 +386,9 @@ def next_player(remaining: list[tuple[str, int]]) -> NextPlayer:
         if held > TREASURE_CARDS:
             total = sum(c for _, c in remaining)
             raise RuleError(
-                "too_many_treasures", ("players", p, "treasure_count"), count=total,
+                "too_many_treasures",
+                ("players", p, "treasure_count"),
+                count=total,
                 limit=TREASURE_CARDS,
             )
     if len(remaining) < 2:

@@ -27,8 +27,7 @@ class CardSchema(StrictSchema):
         required=True,
         validate=validate.OneOf(CARD_VALUES),
         metadata={
-            "description": "The card's number: 1-3 for red/orange/green/blue, "
-            "-3 to -1 for purple/black_green.",
+            "description": "The card's number: 1-3 for red/orange/green/blue, -3 to -1 for purple/black_green.",
             "examples": [-1],
         },
     )
@@ -74,7 +73,10 @@ class ColorScoreSchema(StrictSchema):
     )
     expression = fields.String(
         required=True,
-        metadata={"description": "A formula over exactly these cards that evaluates to score.", "examples": ["(-1 + -2) × -3"]},
+        metadata={
+            "description": "A formula over exactly these cards that evaluates to score.",
+            "examples": ["(-1 + -2) × -3"],
+        },
     )
     explanation = fields.String(required=True)
 
@@ -83,12 +85,16 @@ class PlayerScoreSchema(StrictSchema):
     name = fields.String(required=True)
     total = integer(required=True, metadata={"description": "Sum of the colour scores."})
     total_text = fields.String(required=True, metadata={"description": "total as decimal text (exact beyond 2^53)."})
-    colors = fields.List(fields.Nested(ColorScoreSchema), required=True, metadata={"description": "Held colours in deck order."})
+    colors = fields.List(
+        fields.Nested(ColorScoreSchema), required=True, metadata={"description": "Held colours in deck order."}
+    )
     explanation = fields.String(required=True)
 
 
 class AperoScoreResponseSchema(StrictSchema):
     sets = integer(required=True)
     players = fields.List(fields.Nested(PlayerScoreSchema), required=True)
-    winners = fields.List(fields.String(), required=True, metadata={"description": "Highest total; ties share the win."})
+    winners = fields.List(
+        fields.String(), required=True, metadata={"description": "Highest total; ties share the win."}
+    )
     explanation = fields.String(required=True)

@@ -34,15 +34,13 @@ def variety(**kwargs) -> fields.String:
 
 class ApplejackTileSchema(StrictSchema):
     field = integer(required=True, validate=FIELD_RANGE, metadata={"description": FIELD_TEXT})
-    pasture = boolean(
-        metadata={"description": "true for a tile placed pasture side up (it shows nothing)."}
-    )
+    pasture = boolean(metadata={"description": "true for a tile placed pasture side up (it shows nothing)."})
     apples = fields.Dict(
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
         validate=MaxProperties(applejack.MAX_VARIETIES),
         metadata={
-            "description": "Apples per variety id (any name, 1-30 characters), e.g. {\"red\": 2}.",
+            "description": 'Apples per variety id (any name, 1-30 characters), e.g. {"red": 2}.',
             "maxProperties": applejack.MAX_VARIETIES,
         },
     )
@@ -77,7 +75,8 @@ class ApplejackTileSchema(StrictSchema):
 class ApplejackBoardBeehiveSchema(StrictSchema):
     field = integer(required=True, validate=FIELD_RANGE, metadata={"description": "A border field."})
     edge = fields.String(
-        required=True, validate=validate.OneOf(EDGES),
+        required=True,
+        validate=validate.OneOf(EDGES),
         metadata={"description": "An OUTER edge of that field (no field beyond it)."},
     )
     value = integer(required=True, validate=validate.Range(0, MAX_PRICE), metadata={"description": "Printed number."})
@@ -108,21 +107,27 @@ class ApplejackBoardAppleSchema(StrictSchema):
 
 class ApplejackBoardSchema(StrictSchema):
     beehives = ItemList(
-        fields.Nested(ApplejackBoardBeehiveSchema), validate=validate.Length(0, MAX_BOARD_ITEMS),
+        fields.Nested(ApplejackBoardBeehiveSchema),
+        validate=validate.Length(0, MAX_BOARD_ITEMS),
         metadata={"description": "Beehives printed at outer edges of the board."},
     )
     apples = ItemList(
-        fields.Nested(ApplejackBoardAppleSchema), validate=validate.Length(0, MAX_BOARD_ITEMS),
+        fields.Nested(ApplejackBoardAppleSchema),
+        validate=validate.Length(0, MAX_BOARD_ITEMS),
         metadata={"description": "Side B: apples printed in the board's corners (1 apple each)."},
     )
 
 
 class ApplejackOrchardSchema(StrictSchema):
     tiles = ItemList(
-        fields.Nested(ApplejackTileSchema), required=True, validate=validate.Length(0, len(FIELDS)),
+        fields.Nested(ApplejackTileSchema),
+        required=True,
+        validate=validate.Length(0, len(FIELDS)),
         metadata={"description": "Tiles on the board, each on its own field."},
     )
-    board = fields.Nested(ApplejackBoardSchema, metadata={"description": "Printed beehives and (side B) apples; optional."})
+    board = fields.Nested(
+        ApplejackBoardSchema, metadata={"description": "Printed beehives and (side B) apples; optional."}
+    )
 
     @post_load
     def to_orchard(self, orchard, **_):
@@ -142,15 +147,24 @@ ORCHARD = "The player's orchard: tiles by field, optional board."
 class ApplejackHarvestRequestSchema(StrictSchema):
     orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
     varieties = ItemList(
-        variety(), required=True, validate=validate.Length(1, 2),
-        metadata={"description": "The 1 or 2 varieties whose apples the die passed, in path order.", "examples": [["red"]]},
+        variety(),
+        required=True,
+        validate=validate.Length(1, 2),
+        metadata={
+            "description": "The 1 or 2 varieties whose apples the die passed, in path order.",
+            "examples": [["red"]],
+        },
     )
     die = integer(required=True, validate=validate.Range(1, 3), metadata={"description": "The die's value, 1-3."})
 
 
 class ApplejackPlacementRequestSchema(StrictSchema):
-    orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": "The orchard BEFORE the tile is placed."})
-    tile = fields.Nested(ApplejackTileSchema, required=True, metadata={"description": "The tile taken, on the empty field it goes to."})
+    orchard = fields.Nested(
+        ApplejackOrchardSchema, required=True, metadata={"description": "The orchard BEFORE the tile is placed."}
+    )
+    tile = fields.Nested(
+        ApplejackTileSchema, required=True, metadata={"description": "The tile taken, on the empty field it goes to."}
+    )
     pay = boolean(
         required=True,
         metadata={"description": "true: pay the price, tree side up; false: flip to pasture for +2 honey."},
@@ -160,7 +174,8 @@ class ApplejackPlacementRequestSchema(StrictSchema):
 class ApplejackBlossomsRequestSchema(StrictSchema):
     orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
     times = integer(
-        required=True, validate=validate.OneOf([1, 2]),
+        required=True,
+        validate=validate.OneOf([1, 2]),
         metadata={"description": "1 the first time the die crosses the bridge, 2 the second time."},
     )
 
@@ -168,14 +183,16 @@ class ApplejackBlossomsRequestSchema(StrictSchema):
 class ApplejackFinalRequestSchema(StrictSchema):
     orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
     supply = integer(
-        required=True, validate=validate.Range(0, MAX_SUPPLY),
+        required=True,
+        validate=validate.Range(0, MAX_SUPPLY),
         metadata={"description": "Honey in the player's supply before final scoring."},
     )
 
 
 class ApplejackStartingHoneyRequestSchema(StrictSchema):
     players = integer(
-        required=True, validate=validate.Range(1, 4),
+        required=True,
+        validate=validate.Range(1, 4),
         metadata={"description": "Number of players, 1 (solo) to 4."},
     )
 
@@ -184,8 +201,18 @@ class ApplejackStartingHoneyRequestSchema(StrictSchema):
 
 
 class ApplejackAreaSchema(StrictSchema):
-    fields_ = fields.List(integer(), data_key="fields", attribute="fields", required=True, metadata={"description": "Fields of the area's tiles (empty for a lone board apple)."})
-    board_apples = fields.List(integer(), required=True, metadata={"description": "Indexes of the board apples in this area (orchard.board.apples)."})
+    fields_ = fields.List(
+        integer(),
+        data_key="fields",
+        attribute="fields",
+        required=True,
+        metadata={"description": "Fields of the area's tiles (empty for a lone board apple)."},
+    )
+    board_apples = fields.List(
+        integer(),
+        required=True,
+        metadata={"description": "Indexes of the board apples in this area (orchard.board.apples)."},
+    )
     apples = integer(required=True, metadata={"description": "Apples of the variety in the area."})
     honey = integer(required=True, metadata={"description": "max(0, apples - die)."})
     explanation = fields.String(required=True)
@@ -200,7 +227,11 @@ class ApplejackHarvestSchema(StrictSchema):
 
 
 class ApplejackHarvestResponseSchema(StrictSchema):
-    harvests = fields.List(fields.Nested(ApplejackHarvestSchema), required=True, metadata={"description": "One per variety, in path order."})
+    harvests = fields.List(
+        fields.Nested(ApplejackHarvestSchema),
+        required=True,
+        metadata={"description": "One per variety, in path order."},
+    )
     honey = integer(required=True, metadata={"description": "Honey gained in total."})
     explanation = fields.String(required=True)
 
@@ -208,7 +239,9 @@ class ApplejackHarvestResponseSchema(StrictSchema):
 class ApplejackConnectionSchema(StrictSchema):
     edge = fields.String(required=True, metadata={"description": "The new tile's edge with the beehive."})
     neighbour = fields.String(required=True, validate=validate.OneOf(["tile", "board"]))
-    neighbour_field = integer(required=True, allow_none=True, metadata={"description": "Field of the facing tile; null for a board beehive."})
+    neighbour_field = integer(
+        required=True, allow_none=True, metadata={"description": "Field of the facing tile; null for a board beehive."}
+    )
     own_value = integer(required=True)
     other_value = integer(required=True)
     honey = integer(required=True, metadata={"description": "The lower of the two numbers."})
@@ -234,10 +267,16 @@ class ApplejackBlossomsResponseSchema(StrictSchema):
 
 
 class ApplejackFinalResponseSchema(StrictSchema):
-    final_harvest = fields.List(fields.Nested(ApplejackHarvestSchema), required=True, metadata={"description": "Every variety harvested at die 3."})
+    final_harvest = fields.List(
+        fields.Nested(ApplejackHarvestSchema),
+        required=True,
+        metadata={"description": "Every variety harvested at die 3."},
+    )
     crop = integer(required=True, metadata={"description": "Total of the final harvest."})
     crop_doubled = integer(required=True)
-    profitable_varieties = fields.List(fields.String(), required=True, metadata={"description": "Varieties that yielded at least 1 honey."})
+    profitable_varieties = fields.List(
+        fields.String(), required=True, metadata={"description": "Varieties that yielded at least 1 honey."}
+    )
     variety_bonus = integer(required=True, metadata={"description": "4/11/21/35 for 4/5/6/7 profitable varieties."})
     blossoms = integer(required=True, metadata={"description": "+1 per blossom, once."})
     supply = integer(required=True)

@@ -12,7 +12,8 @@ MAX_MESSAGE_LENGTH = 4000
 
 class ChatMessageSchema(StrictSchema):
     role = fields.String(
-        required=True, validate=validate.OneOf(["user", "assistant"]),
+        required=True,
+        validate=validate.OneOf(["user", "assistant"]),
         metadata={"description": "user, or assistant for アイちゃん's earlier replies."},
     )
     content = fields.String(required=True, validate=validate.Length(1, MAX_MESSAGE_LENGTH))
@@ -30,10 +31,14 @@ class ChatRequestSchema(StrictSchema):
 class ToolCallSchema(StrictSchema):
     name = fields.String(required=True)
     arguments = fields.Raw(required=True, metadata={"description": "The arguments the model sent (as parsed JSON)."})
-    result = fields.Dict(required=True, metadata={"description": "The tool's answer, or {\"error\": ...} that went back to the model."})
+    result = fields.Dict(
+        required=True, metadata={"description": 'The tool\'s answer, or {"error": ...} that went back to the model.'}
+    )
 
 
 class ChatResponseSchema(StrictSchema):
     reply = fields.String(required=True, metadata={"description": "アイちゃん's answer."})
-    tool_calls = fields.List(fields.Nested(ToolCallSchema), required=True, metadata={"description": "Every tool call made, in order."})
+    tool_calls = fields.List(
+        fields.Nested(ToolCallSchema), required=True, metadata={"description": "Every tool call made, in order."}
+    )
     rounds = fields.Integer(required=True, metadata={"description": "Model round trips used."})

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 import linecache
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from marshmallow import ValidationError, missing
 
@@ -49,8 +50,13 @@ def _passes(validator: Callable, value) -> bool:
 
 #: The names every generated function may use.
 RUNTIME = {
-    "Fallback": Fallback, "ValidationError": ValidationError, "missing": missing,
-    "_fail": _fail, "_none": _none, "_member": _member, "_passes": _passes,
+    "Fallback": Fallback,
+    "ValidationError": ValidationError,
+    "missing": missing,
+    "_fail": _fail,
+    "_none": _none,
+    "_member": _member,
+    "_passes": _passes,
 }
 
 _SOURCES = itertools.count(1)

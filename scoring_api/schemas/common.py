@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, utils
+from marshmallow import RAISE, Schema, ValidationError, fields, utils, validate
 
 from ..i18n import t
 
@@ -52,7 +52,11 @@ def _say_what_to_enter(field: fields.Field) -> None:
     and dict values) by a sentence of the catalogue naming what to enter."""
     if field.error_messages.get("null") == fields.Field.default_error_messages["null"]:
         field.error_messages["null"] = field_null_message(field)
-    for inner in (getattr(field, "inner", None), getattr(field, "value_field", None), getattr(field, "key_field", None)):
+    for inner in (
+        getattr(field, "inner", None),
+        getattr(field, "value_field", None),
+        getattr(field, "key_field", None),
+    ):
         if isinstance(inner, fields.Field):
             _say_what_to_enter(inner)
 
@@ -211,9 +215,7 @@ def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
 
 class ErrorBodySchema(StrictSchema):
     code = fields.String(required=True, metadata={"description": "Machine-readable error code."})
-    message = fields.String(
-        required=True, metadata={"description": "What went wrong, in the requested language."}
-    )
+    message = fields.String(required=True, metadata={"description": "What went wrong, in the requested language."})
     details = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),

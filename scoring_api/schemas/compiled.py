@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import dis
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
@@ -136,8 +137,14 @@ def _load_function(source: Source, schema: Schema, unknown: str) -> str:
         return name
     hooks = schema._hooks
     if (
-        source.crowded() or hooks[PRE_LOAD] or hooks[VALIDATES] or hooks[VALIDATES_SCHEMA]
-        or schema.many or schema.partial or unknown not in (RAISE, EXCLUDE) or schema.dict_class is not dict
+        source.crowded()
+        or hooks[PRE_LOAD]
+        or hooks[VALIDATES]
+        or hooks[VALIDATES_SCHEMA]
+        or schema.many
+        or schema.partial
+        or unknown not in (RAISE, EXCLUDE)
+        or schema.dict_class is not dict
         or any("." in (field.attribute or attr) for attr, field in schema.load_fields.items())
     ):
         source.alias(name, _marshmallow_load(schema, unknown))
@@ -193,9 +200,10 @@ def _load_expression(source: Source, field: fields.Field, value: str) -> str | N
         return None
     kind = _scalar_kind(field)
     if kind is not None:
-        test = " and ".join([f"type({value}) is {kind.__name__}"] + [
-            _test(source, validator, value, scalar=True) for validator in field.validators
-        ])
+        test = " and ".join(
+            [f"type({value}) is {kind.__name__}"]
+            + [_test(source, validator, value, scalar=True) for validator in field.validators]
+        )
         other = f"_none({value})" if field.allow_none else "_fail()"
         return f"({value} if {test} else {other})"
     if _nested_one(field) and not field.validators and not field.allow_none:

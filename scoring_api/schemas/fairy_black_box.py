@@ -152,9 +152,7 @@ class FairyBlackBoxSetupResponseSchema(StrictSchema):
     )
     star_cards = integer(required=True)
     treasure_cards = integer(required=True)
-    set_aside_star_cards = integer(
-        required=True, metadata={"description": "Star cards set aside face down at setup."}
-    )
+    set_aside_star_cards = integer(required=True, metadata={"description": "Star cards set aside face down at setup."})
     star_deck_runouts_to_end = integer(
         required=True,
         metadata={"description": "The game ends after the turn the star deck runs out this many times."},
@@ -180,12 +178,8 @@ class FairyBlackBoxEndCheckRequestSchema(StrictSchema):
         validate=validate.Range(0, MAX_STAR_RUNOUTS),
         metadata={"description": "Times the star deck has run out so far, this turn included."},
     )
-    treasure_deck_empty = boolean(
-        required=True, metadata={"description": "The treasure deck has no card left."}
-    )
-    treasure_discard_empty = boolean(
-        required=True, metadata={"description": "The treasure discard pile has no card."}
-    )
+    treasure_deck_empty = boolean(required=True, metadata={"description": "The treasure deck has no card left."})
+    treasure_discard_empty = boolean(required=True, metadata={"description": "The treasure discard pile has no card."})
     players_left = integer(
         required=True,
         validate=validate.Range(0, MAX_PLAYERS),

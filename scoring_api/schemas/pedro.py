@@ -76,18 +76,44 @@ def suit_field(**kwargs) -> fields.String:
 class RulesSchema(StrictSchema):
     """Table rules; every field omitted takes the seed's rule."""
 
-    target = integer(load_default=100, validate=validate.Range(1, MAX_TARGET), metadata={"description": "Score that wins (100; 50 and 62 are common)."})
-    min_bid = integer(load_default=7, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Lowest bid (7; some tables 6)."})
-    max_bid = integer(load_default=14, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Highest bid (14 = every point)."})
-    dealer_forced_bid = integer(load_default=7, validate=validate.Range(1, MAX_POINTS), metadata={"description": "Bid the dealer must make when the first three pass."})
-    two_scored_by = fields.String(
-        load_default="dealt", validate=validate.OneOf(TWO_SCORED_BY),
-        metadata={"description": "Who scores the 2 of trump: the team dealt it, the team capturing it, or the team of the player playing it."},
+    target = integer(
+        load_default=100,
+        validate=validate.Range(1, MAX_TARGET),
+        metadata={"description": "Score that wins (100; 50 and 62 are common)."},
     )
-    bidder_out_margin = integer(load_default=7, validate=validate.Range(0, MAX_TARGET), metadata={"description": "Bidder goes out when a hand starts with both teams this close to the target."})
+    min_bid = integer(
+        load_default=7,
+        validate=validate.Range(1, MAX_POINTS),
+        metadata={"description": "Lowest bid (7; some tables 6)."},
+    )
+    max_bid = integer(
+        load_default=14,
+        validate=validate.Range(1, MAX_POINTS),
+        metadata={"description": "Highest bid (14 = every point)."},
+    )
+    dealer_forced_bid = integer(
+        load_default=7,
+        validate=validate.Range(1, MAX_POINTS),
+        metadata={"description": "Bid the dealer must make when the first three pass."},
+    )
+    two_scored_by = fields.String(
+        load_default="dealt",
+        validate=validate.OneOf(TWO_SCORED_BY),
+        metadata={
+            "description": "Who scores the 2 of trump: the team dealt it, the team capturing it, or the team of the player playing it."
+        },
+    )
+    bidder_out_margin = integer(
+        load_default=7,
+        validate=validate.Range(0, MAX_TARGET),
+        metadata={"description": "Bidder goes out when a hand starts with both teams this close to the target."},
+    )
     tie_rule = fields.String(
-        load_default="extra_hand", validate=validate.OneOf(TIE_RULES),
-        metadata={"description": "Both teams reach the target in one hand: play an extra bidder-goes-out hand, the bidding team wins, or the higher score wins."},
+        load_default="extra_hand",
+        validate=validate.OneOf(TIE_RULES),
+        metadata={
+            "description": "Both teams reach the target in one hand: play an extra bidder-goes-out hand, the bidding team wins, or the higher score wins."
+        },
     )
 
     @post_load
@@ -96,7 +122,9 @@ class RulesSchema(StrictSchema):
 
 
 def rules_field() -> fields.Nested:
-    return fields.Nested(RulesSchema, load_default=lambda: Rules(), metadata={"description": "Table rules (defaults: the seed's rules)."})
+    return fields.Nested(
+        RulesSchema, load_default=lambda: Rules(), metadata={"description": "Table rules (defaults: the seed's rules)."}
+    )
 
 
 class RulesOutSchema(StrictSchema):
@@ -148,8 +176,10 @@ class CallField(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str) and value.strip().lower() == "pass":
             return "pass"
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            isinstance(value, float) and not value.is_integer()
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not value.is_integer())
         ):
             raise self.make_error("invalid")
         if not 1 <= value <= MAX_POINTS:
@@ -157,19 +187,25 @@ class CallField(fields.Field):
         return int(value)
 
 
-CALL_JSON_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_POINTS}, {"type": "string", "enum": ["pass"]}]}
+CALL_JSON_SCHEMA = {
+    "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_POINTS}, {"type": "string", "enum": ["pass"]}]
+}
 
 
 class AuctionRequestSchema(StrictSchema):
-    dealer = seat_field(required=True, metadata={"description": "The dealer's seat; calls start at the dealer's left (clockwise N E S W)."})
+    dealer = seat_field(
+        required=True,
+        metadata={"description": "The dealer's seat; calls start at the dealer's left (clockwise N E S W)."},
+    )
     calls = ItemList(
         CallField(metadata=CALL_JSON_SCHEMA),
         required=True,
         # exactly CALLS items, as the spec says; any other number is refused by the
         # auction's call_count, whose sentence says why in the player's language
         metadata={
-            "description": "The four calls in order from the dealer's left: an amount or \"pass\".",
-            "minItems": CALLS, "maxItems": CALLS,
+            "description": 'The four calls in order from the dealer\'s left: an amount or "pass".',
+            "minItems": CALLS,
+            "maxItems": CALLS,
         },
     )
     rules = rules_field()
@@ -184,7 +220,9 @@ class AuctionResponseSchema(StrictSchema):
     seat = fields.String(required=True, metadata={"description": "High bidder's seat."})
     team = fields.String(required=True)
     amount = integer(required=True)
-    forced = fields.Boolean(required=True, metadata={"description": "True when the dealer had to bid after three passes."})
+    forced = fields.Boolean(
+        required=True, metadata={"description": "True when the dealer had to bid after three passes."}
+    )
     calls = fields.List(fields.Nested(CallOutSchema), required=True)
     rules = fields.Nested(RulesOutSchema, required=True)
     explanation = fields.String(required=True)
@@ -203,10 +241,17 @@ class HandsSchema(StrictSchema):
 class TrickRequestSchema(StrictSchema):
     trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
     leader = seat_field(required=True, metadata={"description": "Seat that led the trick."})
-    cards = ItemList(card_field(), required=True, validate=validate.Length(4, 4), metadata={"description": "The four cards in play order, from the leader clockwise."})
+    cards = ItemList(
+        card_field(),
+        required=True,
+        validate=validate.Length(4, 4),
+        metadata={"description": "The four cards in play order, from the leader clockwise."},
+    )
     hands = fields.Nested(
         HandsSchema,
-        metadata={"description": "Optional: each player's cards before this trick; then every card is checked against the follow rule."},
+        metadata={
+            "description": "Optional: each player's cards before this trick; then every card is checked against the follow rule."
+        },
     )
     rules = rules_field()
 
@@ -219,7 +264,13 @@ class PlaySchema(StrictSchema):
 class TrickResponseSchema(StrictSchema):
     winner = fields.String(required=True, metadata={"description": "Seat that wins the trick."})
     team = fields.String(required=True)
-    point_cards = fields.List(fields.String(), required=True, metadata={"description": "Point cards in the trick (the 2 of trump is listed; who scores it depends on the rules)."})
+    point_cards = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Point cards in the trick (the 2 of trump is listed; who scores it depends on the rules)."
+        },
+    )
     points = integer(required=True, metadata={"description": "Points of the point cards in the trick."})
     led_suit = fields.String(required=True)
     trumped = fields.Boolean(required=True)
@@ -239,15 +290,26 @@ class HandInputSchema(StrictSchema):
     """One hand: the bid and either the points or the captured cards."""
 
     bid = fields.Nested(BidSchema, required=True)
-    points = fields.Nested(TeamPointsSchema, metadata={"description": "Points each team took; or give trump and captured instead."})
+    points = fields.Nested(
+        TeamPointsSchema, metadata={"description": "Points each team took; or give trump and captured instead."}
+    )
     trump = suit_field(metadata={"description": "Trump suit, with captured: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
-    captured = fields.Nested(CapturedSchema, metadata={"description": "Cards each team captured in tricks (at least its point cards)."})
-    two_dealt_to = team_field(allow_none=True, metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null: it never came into play)."})
-    two_played_by = team_field(allow_none=True, metadata={"description": "Rule 'played': team of the player who played the 2 of trump."})
+    captured = fields.Nested(
+        CapturedSchema, metadata={"description": "Cards each team captured in tricks (at least its point cards)."}
+    )
+    two_dealt_to = team_field(
+        allow_none=True,
+        metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null: it never came into play)."},
+    )
+    two_played_by = team_field(
+        allow_none=True, metadata={"description": "Rule 'played': team of the player who played the 2 of trump."}
+    )
 
 
 class HandRequestSchema(HandInputSchema):
-    scores_before = fields.Nested(TeamNumbersSchema, required=True, metadata={"description": "Scores when the hand starts."})
+    scores_before = fields.Nested(
+        TeamNumbersSchema, required=True, metadata={"description": "Scores when the hand starts."}
+    )
     rules = rules_field()
 
 
@@ -266,24 +328,39 @@ class TeamPointCardsSchema(StrictSchema):
 class HandResultSchema(StrictSchema):
     bid = fields.Nested(BidSchema, required=True)
     points = fields.Nested(TeamNumbersSchema, required=True)
-    point_cards = fields.Nested(TeamPointCardsSchema, allow_none=True, required=True, metadata={"description": "The point cards behind the points (null when points were given)."})
+    point_cards = fields.Nested(
+        TeamPointCardsSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The point cards behind the points (null when points were given)."},
+    )
     bid_made = fields.Boolean(required=True)
     deltas = fields.Nested(TeamNumbersSchema, required=True)
     scores_before = fields.Nested(TeamNumbersSchema, required=True)
     scores_after = fields.Nested(TeamScoresAfterSchema, required=True)
-    bidder_goes_out = fields.Boolean(required=True, metadata={"description": "The hand started with both teams within the margin of the target."})
+    bidder_goes_out = fields.Boolean(
+        required=True, metadata={"description": "The hand started with both teams within the margin of the target."}
+    )
     game_over = fields.Boolean(required=True)
     winner = fields.String(required=True, allow_none=True)
     decided_by = fields.String(
-        required=True, allow_none=True, validate=validate.OneOf(DECIDED_BY),
-        metadata={"description": (
-            "What ended the game: target (one team reached it), bidder_goes_out (the bidding team made its bid in a "
-            "bidder-goes-out hand), tie_rule (both reached the target; the table's bidder_wins or higher_score rule), "
-            "extra_hand (the extra hand after both reached the target: the bidding team if it made its bid, "
-            "else the other team); null while the game goes on."
-        )},
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(DECIDED_BY),
+        metadata={
+            "description": (
+                "What ended the game: target (one team reached it), bidder_goes_out (the bidding team made its bid in a "
+                "bidder-goes-out hand), tie_rule (both reached the target; the table's bidder_wins or higher_score rule), "
+                "extra_hand (the extra hand after both reached the target: the bidding team if it made its bid, "
+                "else the other team); null while the game goes on."
+            )
+        },
     )
-    next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
+    next_hand = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."},
+    )
     explanation = fields.String(required=True)
 
 
@@ -294,7 +371,9 @@ class HandResponseSchema(HandResultSchema):
 class GameRequestSchema(StrictSchema):
     rules = rules_field()
     hands = ItemList(
-        fields.Nested(HandInputSchema), required=True, validate=validate.Length(0, MAX_HANDS),
+        fields.Nested(HandInputSchema),
+        required=True,
+        validate=validate.Length(0, MAX_HANDS),
         metadata={"description": "Every hand so far, in order, starting from 0-0."},
     )
 
@@ -303,6 +382,10 @@ class GameResponseSchema(StrictSchema):
     hands = fields.List(fields.Nested(HandResultSchema), required=True, metadata={"description": "The running ledger."})
     scores = fields.Nested(TeamScoresAfterSchema, required=True)
     winner = fields.String(required=True, allow_none=True)
-    next_hand = fields.String(required=True, allow_none=True, metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."})
+    next_hand = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "normal, bidder_goes_out or extra_hand; null when the game is over."},
+    )
     rules = fields.Nested(RulesOutSchema, required=True)
     explanation = fields.String(required=True)

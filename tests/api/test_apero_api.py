@@ -21,8 +21,12 @@ OFFICIAL = {
         {
             "name": "Aki",
             "cards": [
-                card("red", 1), card("green", 2), card("green", 3),
-                card("purple", -1), card("purple", -2), card("purple", -3),
+                card("red", 1),
+                card("green", 2),
+                card("green", 3),
+                card("purple", -1),
+                card("purple", -2),
+                card("purple", -3),
             ],
         }
     ]
@@ -61,7 +65,9 @@ def test_japanese_colour_names_are_accepted(client):
     other = [card("橙", 1), card("オレンジ", 1), card("青", 3), card("黒緑", -1)]
     body = client.post(URL, json={"players": [{"name": "B", "cards": other}]}).get_json()
     assert [(c["color"], c["score"]) for c in body["players"][0]["colors"]] == [
-        ("orange", 2), ("blue", 3), ("black_green", -1),
+        ("orange", 2),
+        ("blue", 3),
+        ("black_green", -1),
     ]
 
 
@@ -73,16 +79,23 @@ def test_explanations_are_the_catalogue_sentences(client, lang):
     for player in body["players"]:
         for colour in player["colors"]:
             assert colour["explanation"] == t(
-                "apero.color_single", lang, color_name=colour["label"], cards=len(colour["cards"]),
-                expression=colour["expression"], score=colour["score"],
+                "apero.color_single",
+                lang,
+                color_name=colour["label"],
+                cards=len(colour["cards"]),
+                expression=colour["expression"],
+                score=colour["score"],
             )
         parts = " + ".join(f"{c['label']} {c['score']}" for c in player["colors"])
-        assert player["explanation"] == t(
-            "apero.total", lang, name=player["name"], parts=parts, total=player["total"]
-        )
+        assert player["explanation"] == t("apero.total", lang, name=player["name"], parts=parts, total=player["total"])
     assert body["explanation"] == t("apero.winners_one", lang, names="Aki", total=16)
     ben["cards"] = [
-        card("blue", 1), card("blue", 2), card("blue", 3), card("orange", 2), card("orange", 3), card("red", 1),
+        card("blue", 1),
+        card("blue", 2),
+        card("blue", 3),
+        card("orange", 2),
+        card("orange", 3),
+        card("red", 1),
     ]
     body = client.post(URL + f"?lang={lang}", json={"players": players}).get_json()
     assert [p["total"] for p in body["players"]] == [16, 16]
@@ -106,8 +119,11 @@ def test_a_full_two_set_deck_in_one_hand(client):
     deck = [
         card(color, value)
         for color, values in {
-            "red": [1, 1, 2, 2, 2, 3], "orange": [1, 1, 2, 2, 2, 3], "green": [1, 1, 2, 2, 2, 3],
-            "blue": [1, 1, 2, 2, 2, 3], "purple": [-3, -3, -2, -2, -2, -1],
+            "red": [1, 1, 2, 2, 2, 3],
+            "orange": [1, 1, 2, 2, 2, 3],
+            "green": [1, 1, 2, 2, 2, 3],
+            "blue": [1, 1, 2, 2, 2, 3],
+            "purple": [-3, -3, -2, -2, -2, -1],
             "black_green": [-3, -3, -2, -2, -2, -1],
         }.items()
         for value in values * 2
@@ -173,9 +189,7 @@ def test_value_the_colour_does_not_have(client):
     response = client.post(URL + "?lang=en", json={"players": [{"name": "A", "cards": [card("red", -2)]}]})
     error = error_of(response)
     assert response.status_code == 400 and error["code"] == "no_such_card"
-    assert error["details"] == {
-        "players[0].cards[0]": ["There is no red -2 card (red values: 1 2 3)."]
-    }
+    assert error["details"] == {"players[0].cards[0]": ["There is no red -2 card (red values: 1 2 3)."]}
 
 
 @pytest.mark.parametrize(
@@ -186,16 +200,36 @@ def test_value_the_colour_does_not_have(client):
         ({"players": [{"name": "A", "cards": []}]}, "players[0].cards", "Length must be between 1 and 360."),
         ({"players": [{"name": "A", "cards": [card("pink", 1)]}]}, "players[0].cards[0].color", None),
         ({"players": [{"name": "A", "cards": [card("red", 4)]}]}, "players[0].cards[0].value", None),
-        ({"players": [{"name": "A", "cards": [card("red", "1")]}]}, "players[0].cards[0].value", "Not a valid integer."),
-        ({"players": [{"name": "A", "cards": [card("red", True)]}]}, "players[0].cards[0].value", "Not a valid integer."),
-        ({"players": [{"name": "A", "cards": [card("red", 1.5)]}]}, "players[0].cards[0].value", "Not a valid integer."),
+        (
+            {"players": [{"name": "A", "cards": [card("red", "1")]}]},
+            "players[0].cards[0].value",
+            "Not a valid integer.",
+        ),
+        (
+            {"players": [{"name": "A", "cards": [card("red", True)]}]},
+            "players[0].cards[0].value",
+            "Not a valid integer.",
+        ),
+        (
+            {"players": [{"name": "A", "cards": [card("red", 1.5)]}]},
+            "players[0].cards[0].value",
+            "Not a valid integer.",
+        ),
         ({"players": [{"name": "A", "cards": "red 1"}]}, "players[0].cards", "Not a valid list."),
         ({"players": [{"name": 7, "cards": [card("red", 1)]}]}, "players[0].name", "Not a valid string."),
         ({"players": [{"name": "", "cards": [card("red", 1)]}]}, "players[0].name", "Length must be between 1 and 40."),
-        ({"sets": 0, "players": [{"name": "A", "cards": [card("red", 1)]}]}, "sets", "Must be greater than or equal to 1 and less than or equal to 10."),
+        (
+            {"sets": 0, "players": [{"name": "A", "cards": [card("red", 1)]}]},
+            "sets",
+            "Must be greater than or equal to 1 and less than or equal to 10.",
+        ),
         ({"sets": MAX_SETS + 1, "players": [{"name": "A", "cards": [card("red", 1)]}]}, "sets", None),
         ({"players": [{"name": "A", "cards": [card("red", 1)], "score": 3}]}, "players[0].score", "Unknown field."),
-        ({"players": [{"name": "A", "cards": [{"color": "red"}]}]}, "players[0].cards[0].value", "Missing data for required field."),
+        (
+            {"players": [{"name": "A", "cards": [{"color": "red"}]}]},
+            "players[0].cards[0].value",
+            "Missing data for required field.",
+        ),
     ],
 )
 def test_invalid_input_names_the_field(client, body, path, reason):

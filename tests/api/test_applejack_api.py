@@ -25,7 +25,8 @@ def test_harvest_rulebook_example_lists_each_area_with_its_fields(client):
     (harvest,) = body["harvests"]
     assert (harvest["variety"], harvest["die"], harvest["honey"]) == ("light_green", 1, 3)
     assert [(a["fields"], a["board_apples"], a["apples"], a["honey"]) for a in harvest["areas"]] == [
-        ([1], [], 2, 1), ([3], [], 3, 2),
+        ([1], [], 2, 1),
+        ([3], [], 3, 2),
     ]
     assert harvest["areas"][1]["explanation"] == "light_green・畑 3 のエリア: リンゴ 3 − ダイス 1 = ハチミツ 2"
     assert harvest["explanation"] == "light_green の収穫（ダイス 1）: エリア 2 個 → 1 + 2 = ハチミツ 3"
@@ -48,7 +49,8 @@ def test_harvest_two_varieties_in_english(client):
     red, yellow = body["harvests"]
     assert [(a["fields"], a["apples"], a["honey"]) for a in red["areas"]] == [([10, 11], 3, 1)]
     assert [(a["fields"], a["board_apples"], a["apples"], a["honey"]) for a in yellow["areas"]] == [
-        ([8], [0], 2, 0), ([10], [], 2, 0),
+        ([8], [0], 2, 0),
+        ([10], [], 2, 0),
     ]
     assert yellow["areas"][0]["explanation"] == (
         "yellow, area on field(s) 8 with 1 board apple(s): 2 apple(s) - die 2 <= 0 -> 0 honey"
@@ -58,7 +60,9 @@ def test_harvest_two_varieties_in_english(client):
 
 
 def test_harvest_of_a_variety_not_grown(client):
-    body = client.post(f"{BASE}/harvest?lang=en", json={"orchard": {"tiles": []}, "varieties": ["pink"], "die": 3}).get_json()
+    body = client.post(
+        f"{BASE}/harvest?lang=en", json={"orchard": {"tiles": []}, "varieties": ["pink"], "die": 3}
+    ).get_json()
     assert body["honey"] == 0 and body["harvests"][0]["areas"] == []
     assert body["harvests"][0]["explanation"] == "pink harvest (die 3): no pink apples, so 0 honey"
 
@@ -76,8 +80,12 @@ def test_placement_lists_each_connection(client):
     body = client.post(f"{BASE}/placement?lang=en", json={"orchard": orchard, "tile": tile, "pay": True}).get_json()
     assert body["connections"] == [
         {
-            "edge": "se", "neighbour": "tile", "neighbour_field": 10, "own_value": 3,
-            "other_value": 5, "honey": 3,
+            "edge": "se",
+            "neighbour": "tile",
+            "neighbour_field": 10,
+            "own_value": 3,
+            "other_value": 5,
+            "honey": 3,
             "explanation": "lower right (se) edge: this tile's beehive 3 meets the beehive 5 of the tile on field 10 -> the lower, 3",
         }
     ]
@@ -92,16 +100,25 @@ def test_placement_at_a_board_beehive(client):
     body = client.post(f"{BASE}/placement", json={"orchard": orchard, "tile": tile, "pay": True}).get_json()
     (connection,) = body["connections"]
     assert (connection["neighbour"], connection["neighbour_field"], connection["honey"]) == ("board", None, 2)
-    assert connection["explanation"] == "左（w）の辺: このタイルのハチミツ 4 とボードのハチミツ 2 がつながる → 低い方の 2"
+    assert (
+        connection["explanation"] == "左（w）の辺: このタイルのハチミツ 4 とボードのハチミツ 2 がつながる → 低い方の 2"
+    )
     assert body["honey"] == -2
 
 
 def test_placement_as_pasture(client):
     tile = {"field": 7, "apples": {"red": 3}, "beehives": ["w"], "price": 4}
-    body = client.post(f"{BASE}/placement?lang=en", json={"orchard": {"tiles": []}, "tile": tile, "pay": False}).get_json()
+    body = client.post(
+        f"{BASE}/placement?lang=en", json={"orchard": {"tiles": []}, "tile": tile, "pay": False}
+    ).get_json()
     assert body == {
-        "field": 7, "as_pasture": True, "connections": [], "beehive_honey": 0, "cost": 0,
-        "pasture_bonus": 2, "honey": 2,
+        "field": 7,
+        "as_pasture": True,
+        "connections": [],
+        "beehive_honey": 0,
+        "cost": 0,
+        "pasture_bonus": 2,
+        "honey": 2,
         "explanation": "Pasture on field 7: +2 honey (a pasture has no beehives, so no connections)",
     }
 
@@ -110,7 +127,13 @@ def test_placement_as_pasture(client):
 
 
 def test_blossoms_twice(client):
-    orchard = {"tiles": [{"field": 1, "blossoms": 2}, {"field": 2, "apples": {"red": 1}, "blossoms": 3}, {"field": 3, "pasture": True}]}
+    orchard = {
+        "tiles": [
+            {"field": 1, "blossoms": 2},
+            {"field": 2, "apples": {"red": 1}, "blossoms": 3},
+            {"field": 3, "pasture": True},
+        ]
+    }
     body = client.post(f"{BASE}/blossoms", json={"orchard": orchard, "times": 2}).get_json()
     assert body == {"blossoms": 5, "times": 2, "honey": 10, "explanation": "花 5 個 × 2 = ハチミツ 10"}
 
@@ -130,7 +153,12 @@ RULEBOOK_FINAL = {
 def test_final_rulebook_example(client):
     body = client.post(f"{BASE}/final?lang=en", json={"orchard": RULEBOOK_FINAL, "supply": 20}).get_json()
     assert [(h["variety"], h["die"], h["honey"]) for h in body["final_harvest"]] == [
-        ("brown", 3, 6), ("light_green", 3, 4), ("red", 3, 3), ("pink", 3, 3), ("orange", 3, 2), ("yellow", 3, 0),
+        ("brown", 3, 6),
+        ("light_green", 3, 4),
+        ("red", 3, 3),
+        ("pink", 3, 3),
+        ("orange", 3, 2),
+        ("yellow", 3, 0),
     ]
     assert (body["crop"], body["crop_doubled"], body["variety_bonus"]) == (18, 36, 11)
     assert body["profitable_varieties"] == ["brown", "light_green", "red", "pink", "orange"]
@@ -191,8 +219,14 @@ def harvest_body(tiles, **extra):
         (harvest_body([{"field": 1, "pasture": 1}]), "orchard.tiles[0].pasture"),
         (harvest_body([{"field": 1, "apples": {f"v{i}": 1 for i in range(8)}}]), "orchard.tiles[0].apples"),
         (harvest_body([{"field": f} for f in list(range(1, 20)) + [1]]), "orchard.tiles"),
-        (harvest_body([], board={"beehives": [{"field": 1, "edge": "up", "value": 2}]}), "orchard.board.beehives[0].edge"),
-        (harvest_body([], board={"apples": [{"variety": "red", "fields": [1, 2, 4]}]}), "orchard.board.apples[0].fields"),
+        (
+            harvest_body([], board={"beehives": [{"field": 1, "edge": "up", "value": 2}]}),
+            "orchard.board.beehives[0].edge",
+        ),
+        (
+            harvest_body([], board={"apples": [{"variety": "red", "fields": [1, 2, 4]}]}),
+            "orchard.board.apples[0].fields",
+        ),
         ({"orchard": {"tiles": []}, "varieties": ["red"], "die": 0}, "die"),
         ({"orchard": {"tiles": []}, "varieties": ["red"], "die": 4}, "die"),
         ({"orchard": {"tiles": []}, "varieties": [], "die": 1}, "varieties"),
@@ -207,9 +241,16 @@ def test_schema_refusals_name_the_field(client, body, path):
 
 
 def test_other_schema_refusals(client):
-    assert error_of(client.post(f"{BASE}/blossoms", json={"orchard": {"tiles": []}, "times": 3}))["code"] == "invalid_input"
-    assert error_of(client.post(f"{BASE}/final", json={"orchard": {"tiles": []}, "supply": -1}))["code"] == "invalid_input"
-    error = error_of(client.post(f"{BASE}/placement", json={"orchard": {"tiles": []}, "tile": {"field": 1}, "pay": "yes"}))
+    assert (
+        error_of(client.post(f"{BASE}/blossoms", json={"orchard": {"tiles": []}, "times": 3}))["code"]
+        == "invalid_input"
+    )
+    assert (
+        error_of(client.post(f"{BASE}/final", json={"orchard": {"tiles": []}, "supply": -1}))["code"] == "invalid_input"
+    )
+    error = error_of(
+        client.post(f"{BASE}/placement", json={"orchard": {"tiles": []}, "tile": {"field": 1}, "pay": "yes"})
+    )
     assert list(error["details"]) == ["pay"]
 
 
@@ -221,32 +262,41 @@ def test_other_schema_refusals(client):
     [
         (
             {"tiles": [{"field": 5, "apples": {"red": 1}}, {"field": 5}]},
-            "field_used_twice", "orchard.tiles[1].field",
+            "field_used_twice",
+            "orchard.tiles[1].field",
             "Field 5 holds two tiles; a field takes one tile.",
         ),
         (
             {"tiles": [{"field": 2, "pasture": True, "apples": {"red": 2}}]},
-            "pasture_with_features", "orchard.tiles[0].apples",
+            "pasture_with_features",
+            "orchard.tiles[0].apples",
             "The pasture on field 2 carries apples; a pasture shows nothing (no apples, blossoms, beehives or price).",
         ),
         (
             {"tiles": [], "board": {"beehives": [{"field": 10, "edge": "e", "value": 3}]}},
-            "board_beehive_inner_edge", "orchard.board.beehives[0].edge",
+            "board_beehive_inner_edge",
+            "orchard.board.beehives[0].edge",
             "The right (e) edge of field 10 is not on the board's rim; board beehives sit on outer edges (this field's outer edges: none).",
         ),
         (
             {"tiles": [], "board": {"apples": [{"variety": "red", "fields": [5]}]}},
-            "board_apple_not_border", "orchard.board.apples[0].fields[0]",
+            "board_apple_not_border",
+            "orchard.board.apples[0].fields[0]",
             "Field 5 is not a border field; board apples lie on the rim, next to border fields.",
         ),
         (
             {"tiles": [], "board": {"apples": [{"variety": "red", "fields": [1, 3]}]}},
-            "board_apple_fields_apart", "orchard.board.apples[0].fields",
+            "board_apple_fields_apart",
+            "orchard.board.apples[0].fields",
             "The board apple's fields 1, 3 do not share an edge reaching the rim; an apple touches one border field or two neighbours meeting at the rim.",
         ),
         (
-            {"tiles": [{"field": f, "apples": {f"v{f}": 1}} for f in range(1, 8)], "board": {"apples": [{"variety": "v8", "fields": [8]}]}},
-            "too_many_varieties", "orchard.board.apples[0].variety",
+            {
+                "tiles": [{"field": f, "apples": {f"v{f}": 1}} for f in range(1, 8)],
+                "board": {"apples": [{"variety": "v8", "fields": [8]}]},
+            },
+            "too_many_varieties",
+            "orchard.board.apples[0].variety",
             "8 apple varieties are named (v1, v2, v3, v4, v5, v6, v7, v8); the game has at most 7.",
         ),
     ],
@@ -283,23 +333,42 @@ def test_a_variety_name_that_cannot_be_shown_is_refused_not_a_crash(client):
         ({"field": 11, "apples": {"red": 1}}, True, "price_required", "tile.price"),
         ({"field": 11, "price": 2}, True, "beehives_required", "tile.beehives"),
         ({"field": 11, "beehives": ["e", "e"], "price": 2}, True, "beehive_edge_twice", "tile.beehives[1]"),
-        ({"field": 11, "beehives": ["sw"], "price": 2}, True, "neighbour_beehives_unknown", "orchard.tiles[1].beehives"),
+        (
+            {"field": 11, "beehives": ["sw"], "price": 2},
+            True,
+            "neighbour_beehives_unknown",
+            "orchard.tiles[1].beehives",
+        ),
     ],
 )
 def test_placement_refusals(client, tile, pay, code, path):
-    orchard = {"tiles": [{"field": 10, "apples": {"red": 2}, "beehives": ["e"], "price": 3}, {"field": 15, "apples": {"red": 1}}]}
+    orchard = {
+        "tiles": [
+            {"field": 10, "apples": {"red": 2}, "beehives": ["e"], "price": 3},
+            {"field": 15, "apples": {"red": 1}},
+        ]
+    }
     error = error_of(client.post(f"{BASE}/placement?lang=en", json={"orchard": orchard, "tile": tile, "pay": pay}))
     assert error["code"] == code and list(error["details"]) == [path]
 
 
 def test_a_full_orchard_at_the_limits(client):
     tiles = [
-        {"field": f, "apples": {f"v{f % 7}": 10}, "blossoms": 10, "beehives": ["e", "se", "sw", "w", "nw", "ne"], "price": 10}
+        {
+            "field": f,
+            "apples": {f"v{f % 7}": 10},
+            "blossoms": 10,
+            "beehives": ["e", "se", "sw", "w", "nw", "ne"],
+            "price": 10,
+        }
         for f in range(1, 20)
     ]
     outer = [{"field": 1, "edge": e, "value": 10} for e in ("w", "nw", "ne")]
     apples = [{"variety": "v1", "fields": [1, 2]}] * 30
-    body = client.post(f"{BASE}/final", json={"orchard": {"tiles": tiles, "board": {"beehives": outer, "apples": apples}}, "supply": 10_000}).get_json()
+    body = client.post(
+        f"{BASE}/final",
+        json={"orchard": {"tiles": tiles, "board": {"beehives": outer, "apples": apples}}, "supply": 10_000},
+    ).get_json()
     assert body["blossoms"] == 190 and len(body["profitable_varieties"]) == 7 and body["variety_bonus"] == 35
     assert body["total"] == body["crop_doubled"] + 35 + 190 + 10_000
 
@@ -318,12 +387,20 @@ def test_positional_sentences_say_what_the_catalogue_says(api, lang):
         (api.HARVEST, "applejack.harvest", {"variety": "赤", "die": 2, "count": 2, "parts": "1 + 3", "honey": 4}),
         (api.HARVEST_EMPTY, "applejack.harvest_empty", {"variety": "red", "die": 1}),
         (api.HARVEST_TOTAL, "applejack.harvest_total", {"parts": "4 + 0", "honey": 4}),
-        (api.PLACEMENT_TREE, "applejack.placement_tree", {"field": 5, "cost": 3, "count": 1, "beehive_honey": 1, "honey": -2}),
+        (
+            api.PLACEMENT_TREE,
+            "applejack.placement_tree",
+            {"field": 5, "cost": 3, "count": 1, "beehive_honey": 1, "honey": -2},
+        ),
         (api.PLACEMENT_PASTURE, "applejack.placement_pasture", {"field": 5, "bonus": 2}),
         (api.BLOSSOMS, "applejack.blossoms", {"blossoms": 7, "times": 2, "honey": 14}),
         (api.FINAL_CROP, "applejack.final_crop", {"parts": "0", "crop": 0}),
         (api.FINAL_BONUS, "applejack.final_bonus", {"count": 4, "names": "a, b, c, d", "bonus": 4}),
-        (api.FINAL_TOTAL, "applejack.final_total", {"crop_doubled": 36, "bonus": 11, "blossoms": 12, "supply": 20, "total": 79}),
+        (
+            api.FINAL_TOTAL,
+            "applejack.final_total",
+            {"crop_doubled": 36, "bonus": 11, "blossoms": 12, "supply": 20, "total": 79},
+        ),
     ]
     for sentences, key, values in cases:
         assert sentences[lang].format(*values.values()) == t(key, lang, **values)

@@ -23,7 +23,9 @@ def test_unknown_path_is_a_json_404(client):
     response = client.get("/api/v1/nope?lang=en")
     assert response.status_code == 404
     assert error_of(response) == {
-        "code": "not_found", "message": "No such path: /api/v1/nope", "details": {},
+        "code": "not_found",
+        "message": "No such path: /api/v1/nope",
+        "details": {},
     }
 
 

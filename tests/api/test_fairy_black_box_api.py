@@ -32,22 +32,42 @@ def error_of(response):
 
 
 def test_plain_win_in_japanese_by_default(client):
-    body = {"players": [
-        player("Aki", 1, treasure("ほしのかけら", 3), treasure("ふしぎな石", 4)),
-        player("Ben", 4, treasure("きらきら", 2)),
-        player("Cho", 2),
-    ]}
+    body = {
+        "players": [
+            player("Aki", 1, treasure("ほしのかけら", 3), treasure("ふしぎな石", 4)),
+            player("Ben", 4, treasure("きらきら", 2)),
+            player("Cho", 2),
+        ]
+    }
     response = client.post(SCORE, json=body)
     assert response.status_code == 200
     result = response.get_json()
     assert result == {
         "players": [
-            {"name": "Aki", "eliminated": False, "score": 7, "has_kirakira": False, "rank": 1,
-             "explanation": "Akiさん: ほしのかけら 3 + ふしぎな石 4 = 7点"},
-            {"name": "Ben", "eliminated": False, "score": 2, "has_kirakira": True, "rank": 2,
-             "explanation": "Benさん: きらきら 2 = 2点"},
-            {"name": "Cho", "eliminated": False, "score": 0, "has_kirakira": False, "rank": 3,
-             "explanation": "Choさん: タカラモノなし = 0点"},
+            {
+                "name": "Aki",
+                "eliminated": False,
+                "score": 7,
+                "has_kirakira": False,
+                "rank": 1,
+                "explanation": "Akiさん: ほしのかけら 3 + ふしぎな石 4 = 7点",
+            },
+            {
+                "name": "Ben",
+                "eliminated": False,
+                "score": 2,
+                "has_kirakira": True,
+                "rank": 2,
+                "explanation": "Benさん: きらきら 2 = 2点",
+            },
+            {
+                "name": "Cho",
+                "eliminated": False,
+                "score": 0,
+                "has_kirakira": False,
+                "rank": 3,
+                "explanation": "Choさん: タカラモノなし = 0点",
+            },
         ],
         "winners": ["Aki"],
         "decided_by": "score",
@@ -64,10 +84,12 @@ def test_plain_win_in_english(client):
 
 
 def test_tie_broken_by_kirakira_with_brackets_and_katakana(client):
-    body = {"players": [
-        player("Aki", 4, treasure("はね", 5)),
-        player("Ben", 1, treasure("〈キラキラ〉", 2), treasure("石", 3)),
-    ]}
+    body = {
+        "players": [
+            player("Aki", 4, treasure("はね", 5)),
+            player("Ben", 1, treasure("〈キラキラ〉", 2), treasure("石", 3)),
+        ]
+    }
     result = client.post(SCORE, json=body).get_json()
     assert [p["score"] for p in result["players"]] == [5, 5]
     assert [p["has_kirakira"] for p in result["players"]] == [False, True]
@@ -83,8 +105,7 @@ def test_tie_broken_by_mood(client):
     assert result["winners"] == ["Ben"] and result["decided_by"] == "mood"
     assert [p["rank"] for p in result["players"]] == [2, 1]
     assert result["explanation"] == (
-        "Aki, Ben tie at 4. Nobody tied holds 〈きらきら〉, so the one with the highest mood, "
-        "Ben (mood 3), wins."
+        "Aki, Ben tie at 4. Nobody tied holds 〈きらきら〉, so the one with the highest mood, Ben (mood 3), wins."
     )
     ja = client.post(SCORE, json=body).get_json()
     assert ja["explanation"] == (
@@ -93,11 +114,13 @@ def test_tie_broken_by_mood(client):
 
 
 def test_shared_win(client):
-    body = {"players": [
-        player("Aki", 3, treasure("石", 4)),
-        player("Ben", 3, treasure("石", 1), treasure("羽", 3)),
-        player("Cho", 1, treasure("羽", 4)),
-    ]}
+    body = {
+        "players": [
+            player("Aki", 3, treasure("石", 4)),
+            player("Ben", 3, treasure("石", 1), treasure("羽", 3)),
+            player("Cho", 1, treasure("羽", 4)),
+        ]
+    }
     result = client.post(SCORE + "?lang=en", json=body).get_json()
     assert result["winners"] == ["Aki", "Ben"] and result["decided_by"] == "shared"
     assert [p["rank"] for p in result["players"]] == [1, 1, 3]
@@ -108,14 +131,18 @@ def test_shared_win(client):
 
 
 def test_eliminated_player_scores_null_and_cannot_win(client):
-    body = {"players": [
-        out("Aki"),
-        player("Ben", 2, treasure("のろい", -3)),
-        player("Cho", 1, treasure("のろい", -2), treasure("石", 1)),
-    ]}
+    body = {
+        "players": [
+            out("Aki"),
+            player("Ben", 2, treasure("のろい", -3)),
+            player("Cho", 1, treasure("のろい", -2), treasure("石", 1)),
+        ]
+    }
     result = client.post(SCORE, json=body).get_json()
     assert [(p["name"], p["score"], p["rank"], p["eliminated"]) for p in result["players"]] == [
-        ("Aki", None, None, True), ("Ben", -3, 2, False), ("Cho", -1, 1, False),
+        ("Aki", None, None, True),
+        ("Ben", -3, 2, False),
+        ("Cho", -1, 1, False),
     ]
     assert result["winners"] == ["Cho"] and result["decided_by"] == "score"
     assert result["players"][0]["explanation"] == (
@@ -160,10 +187,12 @@ def test_eliminated_player_with_treasures_is_refused_with_the_reason(client):
 
 
 def test_two_kirakira_holders_are_refused(client):
-    body = {"players": [
-        player("Aki", 1, treasure("きらきら", 2)),
-        player("Ben", 2, treasure("石", 1), treasure("kirakira", 2)),
-    ]}
+    body = {
+        "players": [
+            player("Aki", 1, treasure("きらきら", 2)),
+            player("Ben", 2, treasure("石", 1), treasure("kirakira", 2)),
+        ]
+    }
     error = error_of(client.post(SCORE + "?lang=en", json=body))
     assert error["code"] == "two_kirakira"
     assert error["details"] == {
@@ -198,23 +227,38 @@ def test_more_than_fifteen_treasures_in_all_hands_is_refused(client):
 @pytest.mark.parametrize(
     "players, path, reason",
     [
-        ([player("Aki", -1), player("Ben", 1)], "players[0].mood",
-         "Must be greater than or equal to 0 and less than or equal to 20."),
+        (
+            [player("Aki", -1), player("Ben", 1)],
+            "players[0].mood",
+            "Must be greater than or equal to 0 and less than or equal to 20.",
+        ),
         ([player("Aki", 21), player("Ben", 1)], "players[0].mood", None),
         ([player("Aki", 1)], "players", "Length must be between 2 and 5."),
         ([player(f"P{i}", 1) for i in range(6)], "players", "Length must be between 2 and 5."),
-        ([player("Aki", 1, *[treasure("石", 1)] * 16), player("Ben", 1)], "players[0].treasures",
-         "Length must be between 0 and 15."),
-        ([player("Aki", 1, treasure("石", 101)), player("Ben", 1)], "players[0].treasures[0].points",
-         "Must be greater than or equal to -100 and less than or equal to 100."),
+        (
+            [player("Aki", 1, *[treasure("石", 1)] * 16), player("Ben", 1)],
+            "players[0].treasures",
+            "Length must be between 0 and 15.",
+        ),
+        (
+            [player("Aki", 1, treasure("石", 101)), player("Ben", 1)],
+            "players[0].treasures[0].points",
+            "Must be greater than or equal to -100 and less than or equal to 100.",
+        ),
         ([player("Aki", 1, treasure("", 1)), player("Ben", 1)], "players[0].treasures[0].name", None),
         ([player("A" * 41, 1), player("Ben", 1)], "players[0].name", "Length must be between 1 and 40."),
         ([{**player("Aki", 1), "score": 3}, player("Ben", 1)], "players[0].score", "Unknown field."),
-        ([player("Aki", 1, {"name": "石", "points": 1, "effect": "x"}), player("Ben", 1)],
-         "players[0].treasures[0].effect", "Unknown field."),
+        (
+            [player("Aki", 1, {"name": "石", "points": 1, "effect": "x"}), player("Ben", 1)],
+            "players[0].treasures[0].effect",
+            "Unknown field.",
+        ),
         ([{**player("Aki", 1), "eliminated": 1}, player("Ben", 1)], "players[0].eliminated", "Not a valid boolean."),
-        ([{"name": "Aki", "mood": 1, "treasures": []}, player("Ben", 1)], "players[0].eliminated",
-         "Missing data for required field."),
+        (
+            [{"name": "Aki", "mood": 1, "treasures": []}, player("Ben", 1)],
+            "players[0].eliminated",
+            "Missing data for required field.",
+        ),
         ([player("Aki", "3"), player("Ben", 1)], "players[0].mood", "Not a valid integer."),
     ],
 )
@@ -279,8 +323,11 @@ def test_setup_refusal_names_the_range(client):
 
 def end_body(players, runouts, deck_empty=False, discard_empty=False, left=None):
     return {
-        "players": players, "star_deck_runouts": runouts, "treasure_deck_empty": deck_empty,
-        "treasure_discard_empty": discard_empty, "players_left": players if left is None else left,
+        "players": players,
+        "star_deck_runouts": runouts,
+        "treasure_deck_empty": deck_empty,
+        "treasure_discard_empty": discard_empty,
+        "players_left": players if left is None else left,
     }
 
 
@@ -305,7 +352,10 @@ def test_two_players_end_on_the_first_star_runout_three_on_the_second(client):
     assert three["explanation"].startswith("The game goes on: no end condition is met. ")
     later = client.post(END, json=end_body(3, 2)).get_json()
     assert later["reasons"] == ["star_deck"]
-    assert later["checks"][0]["explanation"] == "3人プレイで、ホシカードの山札が2回目に尽きました。この手番でゲーム終了です。"
+    assert (
+        later["checks"][0]["explanation"]
+        == "3人プレイで、ホシカードの山札が2回目に尽きました。この手番でゲーム終了です。"
+    )
 
 
 def test_treasure_deck_and_discard_both_empty(client):
@@ -338,11 +388,13 @@ def test_end_check_refusals(client):
 
 
 def test_next_player_with_a_tie(client):
-    body = {"players": [
-        {"name": "Aki", "treasure_count": 2},
-        {"name": "Ben", "treasure_count": 1},
-        {"name": "Cho", "treasure_count": 1},
-    ]}
+    body = {
+        "players": [
+            {"name": "Aki", "treasure_count": 2},
+            {"name": "Ben", "treasure_count": 1},
+            {"name": "Cho", "treasure_count": 1},
+        ]
+    }
     result = client.post(NEXT, json=body).get_json()
     assert result == {
         "next_players": ["Ben", "Cho"],
@@ -405,11 +457,13 @@ def test_verdicts_say_what_the_catalogue_says(api, lang):
 
 
 def test_names_are_shown_as_given_even_with_braces(client):
-    body = {"players": [
-        player("{0}", 2, treasure("{name}", 3), treasure("%s", 1)),
-        player("{1}}", 1, treasure("{", 4)),
-        out("{names}"),
-    ]}
+    body = {
+        "players": [
+            player("{0}", 2, treasure("{name}", 3), treasure("%s", 1)),
+            player("{1}}", 1, treasure("{", 4)),
+            out("{names}"),
+        ]
+    }
     result = client.post(SCORE + "?lang=en", json=body).get_json()
     assert [p["explanation"] for p in result["players"]] == [
         "{0}: {name} 3 + %s 1 = 4",

@@ -9,7 +9,8 @@ from scoring_api import create_app
 
 APP = create_app({"TESTING": True})
 POSTS = sorted(
-    rule.rule for rule in APP.url_map.iter_rules()
+    rule.rule
+    for rule in APP.url_map.iter_rules()
     if "POST" in rule.methods and rule.rule.startswith("/api/v1/") and "<" not in rule.rule
 ) + ["/api/v1/tools/score_apero"]
 
@@ -49,16 +50,27 @@ NUMBERS = [2**64, -(2**63), 1.5, "7", True, None, 1e308]  # 1e400: the reader's 
 
 @pytest.mark.parametrize("value", NUMBERS, ids=repr)
 def test_numbers_out_of_every_range_are_refused(client, value):
-    raw = json.dumps({"sets": 1, "players": [{"name": "A", "cards": [{"color": "red", "value": value}]}]}, allow_nan=True)
-    response = client.post("/api/v1/apero/score", data=raw.replace("Infinity", "1e400"), content_type="application/json")
+    raw = json.dumps(
+        {"sets": 1, "players": [{"name": "A", "cards": [{"color": "red", "value": value}]}]}, allow_nan=True
+    )
+    response = client.post(
+        "/api/v1/apero/score", data=raw.replace("Infinity", "1e400"), content_type="application/json"
+    )
     assert response.status_code == 400
     assert "players[0].cards[0].value" in response.get_json()["error"]["details"]
     for field, body in [
         ("sets", {"sets": value, "players": [{"name": "A", "cards": [{"color": "red", "value": 1}]}]}),
         ("die", {"orchard": {"tiles": []}, "varieties": ["red"], "die": value}),
-        ("scores_before.NS", {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": value, "EW": 0}, "points": {"NS": 7, "EW": 7}}),
+        (
+            "scores_before.NS",
+            {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": value, "EW": 0}, "points": {"NS": 7, "EW": 7}},
+        ),
     ]:
-        url = {"sets": "/api/v1/apero/score", "die": "/api/v1/applejack/harvest", "scores_before.NS": "/api/v1/pedro/hand"}[field]
+        url = {
+            "sets": "/api/v1/apero/score",
+            "die": "/api/v1/applejack/harvest",
+            "scores_before.NS": "/api/v1/pedro/hand",
+        }[field]
         raw = json.dumps(body, allow_nan=True).replace("Infinity", "1e400")
         response = client.post(url, data=raw, content_type="application/json")
         assert response.status_code == 400, (field, value)
@@ -72,8 +84,8 @@ def test_numbers_out_of_every_range_are_refused(client, value):
         '{"sets": %s, "players": [{"name": "A", "cards": [{"color": "red", "value": 1}]}]}',
         '{"players": [{"name": "A", "cards": [{"color": "red", "value": %s}]}]}',
         '{"players": [%s]}',
-        '[%s]',
-        '%s',
+        "[%s]",
+        "%s",
         '{"players": [{"name": "A", "cards": [], "x": {"y": [1, 2, %s]}}]}',
     ],
 )
@@ -88,7 +100,9 @@ def test_numbers_no_double_holds_are_refused_by_the_reader(client, template, num
     assert "out of range" in error["message"]
 
 
-@pytest.mark.parametrize("number, value", [("1e308", 1e308), ("-2.5e-300", -2.5e-300), ("1.5", 1.5), ("2.0", 2.0), ("1e2", 100.0)])
+@pytest.mark.parametrize(
+    "number, value", [("1e308", 1e308), ("-2.5e-300", -2.5e-300), ("1.5", 1.5), ("2.0", 2.0), ("1e2", 100.0)]
+)
 def test_ordinary_floats_are_still_read(number, value):
     from scoring_api.api.body import parse_document, strict_document
 
@@ -106,9 +120,18 @@ def test_a_finite_float_still_reaches_the_schema(client):
 @pytest.mark.parametrize(
     "name, status",
     [
-        ("Aki", 200), ("😀👨‍👩‍👧", 200), ("か\u3099", 200), ("Zoë", 200), ("\u05d0\u05d1", 200),
-        ("a\u0000b", 400), ("\u0007bell", 400), ("evil\u202eeman", 400), ("\u2066x\u2069", 400),
-        ("", 400), ("x" * 41, 400), ("\u00a0" * 40, 200),
+        ("Aki", 200),
+        ("😀👨‍👩‍👧", 200),
+        ("か\u3099", 200),
+        ("Zoë", 200),
+        ("\u05d0\u05d1", 200),
+        ("a\u0000b", 400),
+        ("\u0007bell", 400),
+        ("evil\u202eeman", 400),
+        ("\u2066x\u2069", 400),
+        ("", 400),
+        ("x" * 41, 400),
+        ("\u00a0" * 40, 200),
     ],
 )
 def test_unicode_oddities_in_names(client, name, status):

@@ -15,15 +15,53 @@ from scoring_api import create_app
 from scoring_api.api.body import MAX_DEPTH, parse_document, strict_document
 
 LEAVES = (
-    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(2**80), max_value=2**80)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
 )
-VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=25)
-TOKENS = st.sampled_from([
-    b"{", b"}", b"[", b"]", b'"a"', b'"a"', b'"b"', b'"a:b"', b'"\\"a"', b":", b":", b",", b",", b"1", b"-0", b"2.5",
-    b"18446744073709551616", b"-9223372036854775809", b"9223372036854775807", b"1e400", b"NaN", b"-Infinity",
-    b'"\\ud800"', b'"\\ud83d\\ude00"', b'"\\u0061"', b" ", b"\n", b"true", b"null", b'"\xc3\x28"', b'"\xe3\x81\x82"',
-])
+VALUES = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=25,
+)
+TOKENS = st.sampled_from(
+    [
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b'"a"',
+        b'"a"',
+        b'"b"',
+        b'"a:b"',
+        b'"\\"a"',
+        b":",
+        b":",
+        b",",
+        b",",
+        b"1",
+        b"-0",
+        b"2.5",
+        b"18446744073709551616",
+        b"-9223372036854775809",
+        b"9223372036854775807",
+        b"1e400",
+        b"NaN",
+        b"-Infinity",
+        b'"\\ud800"',
+        b'"\\ud83d\\ude00"',
+        b'"\\u0061"',
+        b" ",
+        b"\n",
+        b"true",
+        b"null",
+        b'"\xc3\x28"',
+        b'"\xe3\x81\x82"',
+    ]
+)
 
 
 def outcome(read, raw: bytes):
@@ -51,9 +89,15 @@ def test_any_token_soup_reads_the_same_or_is_refused_the_same(tokens):
     assert_same(b"".join(tokens))
 
 
-@pytest.mark.parametrize("raw", [
-    b'{"a": 1, "a": 2}', b'{"a": {"b": 1, "b": 1}}', b'{"a": 1, "\\u0061": 2}', b'[{"x": 1}, {"x": 1, "x": 1}]',
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": 1, "a": 2}',
+        b'{"a": {"b": 1, "b": 1}}',
+        b'{"a": 1, "\\u0061": 2}',
+        b'[{"x": 1}, {"x": 1, "x": 1}]',
+    ],
+)
 def test_a_repeated_key_is_refused(raw):
     with pytest.raises(ValueError, match="duplicate key"):
         parse_document(raw)
@@ -91,7 +135,9 @@ def test_responses_beyond_64_bits_are_written_exactly():
 
 def test_a_body_shorter_than_its_content_length_is_a_400(client):
     response = client.post(
-        "/api/v1/fairy-black-box/next-player", data=b"{}", content_type="application/json",
+        "/api/v1/fairy-black-box/next-player",
+        data=b"{}",
+        content_type="application/json",
         environ_overrides={"CONTENT_LENGTH": "10"},
     )
     assert response.status_code == 400
@@ -114,14 +160,20 @@ def test_a_chunked_body_is_read_by_werkzeug(client):
 
     raw = json.dumps(NEXT_PLAYER).encode()
     response = client.post(
-        "/api/v1/fairy-black-box/next-player", input_stream=io.BytesIO(raw), content_type="application/json",
+        "/api/v1/fairy-black-box/next-player",
+        input_stream=io.BytesIO(raw),
+        content_type="application/json",
         environ_overrides={"wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"},
     )
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["next_players"] == ["Ben"]
 
 
-@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/json;charset=UTF-8", "application/problem+json"])
+@pytest.mark.parametrize(
+    "content_type", ["application/json; charset=utf-8", "application/json;charset=UTF-8", "application/problem+json"]
+)
 def test_json_content_types_with_parameters_or_suffixes_are_json(client, content_type):
-    response = client.post("/api/v1/fairy-black-box/next-player", data=json.dumps(NEXT_PLAYER), content_type=content_type)
+    response = client.post(
+        "/api/v1/fairy-black-box/next-player", data=json.dumps(NEXT_PLAYER), content_type=content_type
+    )
     assert response.status_code == 200, response.get_json()

@@ -15,8 +15,14 @@ def post(client, url, body):
 
 
 def deck(sets):
-    per_set = {"red": [1, 1, 2, 2, 2, 3], "orange": [1, 1, 2, 2, 2, 3], "green": [1, 1, 2, 2, 2, 3],
-               "blue": [1, 1, 2, 2, 2, 3], "purple": [-3, -3, -2, -2, -2, -1], "black_green": [-3, -3, -2, -2, -2, -1]}
+    per_set = {
+        "red": [1, 1, 2, 2, 2, 3],
+        "orange": [1, 1, 2, 2, 2, 3],
+        "green": [1, 1, 2, 2, 2, 3],
+        "blue": [1, 1, 2, 2, 2, 3],
+        "purple": [-3, -3, -2, -2, -2, -1],
+        "black_green": [-3, -3, -2, -2, -2, -1],
+    }
     return [{"color": c, "value": v} for c, values in per_set.items() for v in values * sets]
 
 
@@ -34,9 +40,15 @@ def test_apero_cards_and_sets(client):
     assert len(everything) == MAX_CARDS_PER_PLAYER == 360
     ok = post(client, "/api/v1/apero/score", {"sets": MAX_SETS, "players": [{"name": "A", "cards": everything}]})
     assert ok.status_code == 200 and len(ok.get_json()["players"][0]["colors"]) == 6
-    over = post(client, "/api/v1/apero/score", {"sets": MAX_SETS, "players": [{"name": "A", "cards": everything + everything[:1]}]})
+    over = post(
+        client,
+        "/api/v1/apero/score",
+        {"sets": MAX_SETS, "players": [{"name": "A", "cards": everything + everything[:1]}]},
+    )
     assert over.status_code == 400 and "players[0].cards" in over.get_json()["error"]["details"]
-    too_many_sets = post(client, "/api/v1/apero/score", {"sets": MAX_SETS + 1, "players": [{"name": "A", "cards": everything[:1]}]})
+    too_many_sets = post(
+        client, "/api/v1/apero/score", {"sets": MAX_SETS + 1, "players": [{"name": "A", "cards": everything[:1]}]}
+    )
     assert too_many_sets.status_code == 400 and "sets" in too_many_sets.get_json()["error"]["details"]
 
 
@@ -59,7 +71,9 @@ def test_orchard_tiles(client):
     tiles = [{"field": f, "apples": {"red": 1}} for f in range(1, 20)]
     ok = post(client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles}, "varieties": ["red"], "die": 1})
     assert ok.status_code == 200 and ok.get_json()["harvests"][0]["areas"][0]["apples"] == 19
-    over = post(client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles + [tiles[0]]}, "varieties": ["red"], "die": 1})
+    over = post(
+        client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles + [tiles[0]]}, "varieties": ["red"], "die": 1}
+    )
     assert over.status_code == 400 and "orchard.tiles" in over.get_json()["error"]["details"]
 
 

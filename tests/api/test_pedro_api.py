@@ -13,8 +13,13 @@ def post(client, path, body, lang=None):
 
 
 DEFAULT_RULES = {
-    "target": 100, "min_bid": 7, "max_bid": 14, "dealer_forced_bid": 7,
-    "two_scored_by": "dealt", "bidder_out_margin": 7, "tie_rule": "extra_hand",
+    "target": 100,
+    "min_bid": 7,
+    "max_bid": 14,
+    "dealer_forced_bid": 7,
+    "two_scored_by": "dealt",
+    "bidder_out_margin": 7,
+    "tie_rule": "extra_hand",
 }
 
 
@@ -25,12 +30,14 @@ def test_auction(client):
     status, body = post(client, "/auction", {"dealer": "W", "calls": [7, "pass", 9, "pass"]})
     assert status == 200
     assert {k: body[k] for k in ("seat", "team", "amount", "forced")} == {
-        "seat": "S", "team": "NS", "amount": 9, "forced": False,
+        "seat": "S",
+        "team": "NS",
+        "amount": 9,
+        "forced": False,
     }
     assert body["rules"] == DEFAULT_RULES
     assert body["explanation"] == (
-        "ディーラーは W。宣言: N 7、E パス、S 9、W パス。"
-        "最高入札は S（NS）の 9。S が切り札を決め、最初にリードします。"
+        "ディーラーは W。宣言: N 7、E パス、S 9、W パス。最高入札は S（NS）の 9。S が切り札を決め、最初にリードします。"
     )
 
 
@@ -41,10 +48,13 @@ def test_auction_forced_dealer_in_english(client):
 
 
 @pytest.mark.parametrize("calls", [[], [7], [7, "pass", "pass"], [7, "pass", "pass", "pass", "pass"], ["pass"] * 40])
-@pytest.mark.parametrize("lang, message", [
-    ("ja", "入札は1周で4人分です（ディーラーの左から順に4つ）。受け取った数: {}。"),
-    ("en", "The auction is one round of four calls, from the dealer's left; got {}."),
-])
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        ("ja", "入札は1周で4人分です（ディーラーの左から順に4つ）。受け取った数: {}。"),
+        ("en", "The auction is one round of four calls, from the dealer's left; got {}."),
+    ],
+)
 def test_the_auction_is_exactly_four_calls(client, calls, lang, message):
     status, answer = post(client, "/auction", {"dealer": "W", "calls": calls}, lang)
     assert status == 400
@@ -59,11 +69,19 @@ def test_the_auction_is_exactly_four_calls(client, calls, lang, message):
         ({"dealer": "W", "calls": ["pass", "pass", "pass", "pass"]}, "dealer_forced", "calls[3]"),
         ({"dealer": "W", "calls": [7, "pass", "pass"]}, "call_count", "calls"),
         ({"dealer": "W", "calls": [6, "pass", "pass", "pass"]}, "bid_out_of_range", "calls[0]"),
-        ({"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"min_bid": 9, "max_bid": 8}}, "min_above_max", "rules.min_bid"),
+        (
+            {"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"min_bid": 9, "max_bid": 8}},
+            "min_above_max",
+            "rules.min_bid",
+        ),
         ({"dealer": "X", "calls": [7, "pass", "pass", "pass"]}, "invalid_input", "dealer"),
         ({"dealer": "W", "calls": [7, "fold", "pass", "pass"]}, "invalid_input", "calls[1]"),
         ({"dealer": "W", "calls": [7, 99, "pass", "pass"]}, "invalid_input", "calls[1]"),
-        ({"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"tie_rule": "coin"}}, "invalid_input", "rules.tie_rule"),
+        (
+            {"dealer": "W", "calls": [7, "pass", "pass", "pass"], "rules": {"tie_rule": "coin"}},
+            "invalid_input",
+            "rules.tie_rule",
+        ),
     ],
 )
 def test_auction_refusals_say_where_and_why(client, body, code, path):
@@ -81,43 +99,66 @@ def test_trick(client):
     assert status == 200
     assert (body["winner"], body["team"], body["point_cards"], body["points"]) == ("N", "NS", ["10H", "5D", "2H"], 7)
     assert body["plays"] == [
-        {"seat": "N", "card": "10H"}, {"seat": "E", "card": "5D"},
-        {"seat": "S", "card": "AS"}, {"seat": "W", "card": "2H"},
+        {"seat": "N", "card": "10H"},
+        {"seat": "E", "card": "5D"},
+        {"seat": "S", "card": "AS"},
+        {"seat": "W", "card": "2H"},
     ]
     assert "配られた" in body["explanation"]  # the 2's point goes to the team dealt it
 
 
 def test_trick_with_hands_checks_the_follow_rule(client):
     hands = {"N": ["9C"], "E": ["2C", "KD"], "S": ["QS"], "W": ["7S"]}
-    status, body = post(client, "/trick", {"trump": "♥", "leader": "N", "cards": ["9C", "KD", "QS", "7S"], "hands": hands}, "en")
+    status, body = post(
+        client, "/trick", {"trump": "♥", "leader": "N", "cards": ["9C", "KD", "QS", "7S"], "hands": hands}, "en"
+    )
     assert status == 400 and body["error"]["code"] == "must_follow"
-    assert body["error"]["details"] == {"cards[1]": [
-        "E may not play KD: 9C was led (trump H), and a player holding a card of the led suit "
-        "or a trump (the Low Pedro included) must play one of them (playable: 2C)."
-    ]}
+    assert body["error"]["details"] == {
+        "cards[1]": [
+            "E may not play KD: 9C was led (trump H), and a player holding a card of the led suit "
+            "or a trump (the Low Pedro included) must play one of them (playable: 2C)."
+        ]
+    }
 
 
-@pytest.mark.parametrize("lang, message", [
-    ("ja", "E は 3C を出せません: リード KD（切り札 H）に対しては、リードと同じスートか切り札"
-           "（ロー・ペドロを含む）を持っていれば、そのどちらかを出す必要があります（出せるカード: AH）。"),
-    ("en", "E may not play 3C: KD was led (trump H), and a player holding a card of the led suit "
-           "or a trump (the Low Pedro included) must play one of them (playable: AH)."),
-])
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        (
+            "ja",
+            "E は 3C を出せません: リード KD（切り札 H）に対しては、リードと同じスートか切り札"
+            "（ロー・ペドロを含む）を持っていれば、そのどちらかを出す必要があります（出せるカード: AH）。",
+        ),
+        (
+            "en",
+            "E may not play 3C: KD was led (trump H), and a player holding a card of the led suit "
+            "or a trump (the Low Pedro included) must play one of them (playable: AH).",
+        ),
+    ],
+)
 def test_a_player_void_in_the_led_suit_who_holds_a_trump_must_trump(client, lang, message):
     hands = {"N": ["KD"], "E": ["AH", "3C"], "S": ["2D"], "W": ["4D"]}
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "3C", "2D", "4D"], "hands": hands}, lang)
+    status, body = post(
+        client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "3C", "2D", "4D"], "hands": hands}, lang
+    )
     assert status == 400 and body["error"]["code"] == "must_follow"
     assert body["error"] == {"code": "must_follow", "message": message, "details": {"cards[1]": [message]}}
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "AH", "2D", "4D"], "hands": hands}, lang)
+    status, body = post(
+        client, "/trick", {"trump": "H", "leader": "N", "cards": ["KD", "AH", "2D", "4D"], "hands": hands}, lang
+    )
     assert (status, body["winner"], body["trumped"]) == (200, "E", True)
 
 
 def test_the_low_pedro_is_a_trump_a_void_player_must_play(client):
     hands = {"N": ["KS"], "E": ["5D", "3C"], "S": ["2S"], "W": ["4S"]}
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "3C", "2S", "4S"], "hands": hands}, "en")
+    status, body = post(
+        client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "3C", "2S", "4S"], "hands": hands}, "en"
+    )
     assert status == 400 and body["error"]["code"] == "must_follow"
     assert body["error"]["details"]["cards[1]"][0].endswith("must play one of them (playable: 5D).")
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "5D", "2S", "4S"], "hands": hands}, "en")
+    status, body = post(
+        client, "/trick", {"trump": "H", "leader": "N", "cards": ["KS", "5D", "2S", "4S"], "hands": hands}, "en"
+    )
     assert (status, body["winner"], body["point_cards"], body["points"]) == (200, "E", ["5D"], 5)
 
 
@@ -143,8 +184,12 @@ def test_a_card_with_anything_around_it_is_refused_naming_the_field(client, text
     status, answer = post(client, "/trick", body)
     assert (status, answer["error"]["code"], list(answer["error"]["details"])) == (400, "bad_card", ["hands.E[1]"])
     assert answer["error"]["message"].startswith(f"「{text}」はカードとして読めません。")
-    body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": "H",
-            "captured": {"NS": ["AH"], "EW": ["KH", "QH", text]}}
+    body = {
+        "bid": {"team": "NS", "amount": 7},
+        "scores_before": {"NS": 0, "EW": 0},
+        "trump": "H",
+        "captured": {"NS": ["AH"], "EW": ["KH", "QH", text]},
+    }
     status, answer = post(client, "/hand", body)
     assert (status, answer["error"]["code"], list(answer["error"]["details"])) == (400, "bad_card", ["captured.EW[2]"])
 
@@ -152,12 +197,19 @@ def test_a_card_with_anything_around_it_is_refused_naming_the_field(client, text
 def test_every_documented_card_spelling_is_accepted(client):
     ranks = ["A", "a", "K", "k", "Q", "q", "J", "j", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     suits = {"H": "Hh♥♡", "D": "Dd♦♢", "C": "Cc♣♧", "S": "Ss♠♤"}
-    spellings = [(rank + text, rank.upper() + suit) for rank in ranks for suit, texts in suits.items() for text in texts]
+    spellings = [
+        (rank + text, rank.upper() + suit) for rank in ranks for suit, texts in suits.items() for text in texts
+    ]
     assert len(spellings) == 272
     rules = {"two_scored_by": "captured"}
     for text, card in spellings:
-        body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": "H",
-                "captured": {"NS": [text], "EW": []}, "rules": rules}
+        body = {
+            "bid": {"team": "NS", "amount": 7},
+            "scores_before": {"NS": 0, "EW": 0},
+            "trump": "H",
+            "captured": {"NS": [text], "EW": []},
+            "rules": rules,
+        }
         status, answer = post(client, "/hand", body)
         assert status == 200, (text, answer)
         points = {"AH": 1, "JH": 1, "10H": 1, "5H": 5, "5D": 5, "2H": 1}.get(card, 0)
@@ -174,23 +226,34 @@ def test_every_trump_spelling_is_accepted(client, trump):
 
 
 @pytest.mark.parametrize("trump", ["", " H", "H ", "H\n", "HH", "hearts", "♥\ufe0f", "Ｈ", "X", "1"])
-@pytest.mark.parametrize("lang, message", [
-    ("en", "Must be one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
-    ("ja", "次のどれかにしてください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
-])
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        ("en", "Must be one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
+        ("ja", "次のどれかにしてください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
+    ],
+)
 def test_a_bad_trump_is_refused_in_the_players_language(client, trump, lang, message):
     status, body = post(client, "/trick", {"trump": trump, "leader": "N", "cards": ["9C", "AD", "KC", "QC"]}, lang)
     assert status == 400 and body["error"]["code"] == "invalid_input"
     assert body["error"]["details"] == {"trump": [message]}
-    hand = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "trump": trump, "captured": {"NS": []}}
+    hand = {
+        "bid": {"team": "NS", "amount": 7},
+        "scores_before": {"NS": 0, "EW": 0},
+        "trump": trump,
+        "captured": {"NS": []},
+    }
     status, body = post(client, "/hand", hand, lang)
     assert status == 400 and body["error"]["details"] == {"trump": [message]}
 
 
-@pytest.mark.parametrize("lang, message", [
-    ("en", "Choose one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
-    ("ja", "次のどれかを選んでください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
-])
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        ("en", "Choose one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
+        ("ja", "次のどれかを選んでください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
+    ],
+)
 def test_a_missing_trump_says_which_to_choose(client, lang, message):
     status, body = post(client, "/trick", {"trump": None, "leader": "N", "cards": ["9C", "AD", "KC", "QC"]}, lang)
     assert status == 400 and body["error"]["details"] == {"trump": [message]}
@@ -243,12 +306,23 @@ def test_the_spec_describes_spellings_with_patterns_and_the_calls_as_four(client
 
 
 def test_hand_from_points(client):
-    status, body = post(client, "/hand", {
-        "bid": {"team": "NS", "amount": 9}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 9, "EW": 5},
-    })
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "NS", "amount": 9},
+            "scores_before": {"NS": 0, "EW": 0},
+            "points": {"NS": 9, "EW": 5},
+        },
+    )
     assert status == 200
     assert (body["bid_made"], body["deltas"], body["scores_after"]) == (True, {"NS": 9, "EW": 5}, {"NS": 9, "EW": 5})
-    assert (body["game_over"], body["winner"], body["bidder_goes_out"], body["point_cards"]) == (False, None, False, None)
+    assert (body["game_over"], body["winner"], body["bidder_goes_out"], body["point_cards"]) == (
+        False,
+        None,
+        False,
+        None,
+    )
     assert body["explanation"] == (
         "NS は 9 を入札して 9 点を取ったので成功、9 点を加えます。EW は取った 5 点を加えます。"
         "得点: NS 0 → 9、EW 0 → 5。ゲームは続きます。"
@@ -256,10 +330,18 @@ def test_hand_from_points(client):
 
 
 def test_hand_from_captured_cards(client):
-    status, body = post(client, "/hand", {
-        "bid": {"team": "NS", "amount": 12}, "scores_before": {"NS": 8, "EW": 30}, "trump": "S",
-        "captured": {"NS": ["AS", "JS", "3C"], "EW": ["5S", "5C", "2S", "10S"]}, "two_dealt_to": "NS",
-    }, "en")
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "NS", "amount": 12},
+            "scores_before": {"NS": 8, "EW": 30},
+            "trump": "S",
+            "captured": {"NS": ["AS", "JS", "3C"], "EW": ["5S", "5C", "2S", "10S"]},
+            "two_dealt_to": "NS",
+        },
+        "en",
+    )
     assert status == 200
     assert body["points"] == {"NS": 3, "EW": 11}
     assert [p["card"] for p in body["point_cards"]["NS"]] == ["AS", "JS", "2S"]
@@ -269,36 +351,78 @@ def test_hand_from_captured_cards(client):
 
 
 def test_hand_bidder_goes_out_wins(client):
-    status, body = post(client, "/hand", {
-        "bid": {"team": "EW", "amount": 7}, "scores_before": {"NS": 98, "EW": 96}, "points": {"NS": 7, "EW": 7},
-    }, "en")
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "EW", "amount": 7},
+            "scores_before": {"NS": 98, "EW": 96},
+            "points": {"NS": 7, "EW": 7},
+        },
+        "en",
+    )
     assert status == 200
-    assert (body["bidder_goes_out"], body["winner"], body["decided_by"], body["game_over"]) == (True, "EW", "bidder_goes_out", True)
+    assert (body["bidder_goes_out"], body["winner"], body["decided_by"], body["game_over"]) == (
+        True,
+        "EW",
+        "bidder_goes_out",
+        True,
+    )
     assert "EW made its bid, so it goes out and wins at once." in body["explanation"]
 
 
-@pytest.mark.parametrize("lang, outcome", [
-    ("ja", "両チームが目標に到達した後の追加ハンドで、入札チームが入札に失敗したので、相手チームの NS の勝利です。"),
-    ("en", "In the extra hand after both teams reached the target, the bidding team was set, so the other team, NS, wins."),
-])
+@pytest.mark.parametrize(
+    "lang, outcome",
+    [
+        (
+            "ja",
+            "両チームが目標に到達した後の追加ハンドで、入札チームが入札に失敗したので、相手チームの NS の勝利です。",
+        ),
+        (
+            "en",
+            "In the extra hand after both teams reached the target, the bidding team was set, so the other team, NS, wins.",
+        ),
+    ],
+)
 def test_the_extra_hand_decides_a_set_bidder_loses(client, lang, outcome):
-    status, body = post(client, "/hand", {
-        "bid": {"team": "EW", "amount": 8}, "scores_before": {"NS": 100, "EW": 110}, "points": {"NS": 7, "EW": 7},
-    }, lang)
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "EW", "amount": 8},
+            "scores_before": {"NS": 100, "EW": 110},
+            "points": {"NS": 7, "EW": 7},
+        },
+        lang,
+    )
     assert status == 200
     assert body["scores_after"] == {"NS": 107, "EW": 102} and body["bid_made"] is False
-    assert (body["game_over"], body["winner"], body["decided_by"], body["next_hand"]) == (True, "NS", "extra_hand", None)
+    assert (body["game_over"], body["winner"], body["decided_by"], body["next_hand"]) == (
+        True,
+        "NS",
+        "extra_hand",
+        None,
+    )
     assert body["explanation"].endswith(outcome)
     assert ("ビッダー・ゴーズ・アウトでした" not in body["explanation"]) and ("within" not in body["explanation"])
 
 
 def test_the_extra_hand_decides_a_bidder_that_makes_it_wins(client):
-    status, body = post(client, "/hand", {
-        "bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 104, "EW": 100}, "points": {"NS": 7, "EW": 7},
-    })
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "NS", "amount": 7},
+            "scores_before": {"NS": 104, "EW": 100},
+            "points": {"NS": 7, "EW": 7},
+        },
+    )
     assert status == 200
     assert (body["scores_after"], body["winner"], body["decided_by"], body["next_hand"]) == (
-        {"NS": 111, "EW": 107}, "NS", "extra_hand", None,
+        {"NS": 111, "EW": 107},
+        "NS",
+        "extra_hand",
+        None,
     )
     assert body["explanation"] == (
         "NS は 7 を入札して 7 点を取ったので成功、7 点を加えます。EW は取った 7 点を加えます。"
@@ -309,10 +433,18 @@ def test_the_extra_hand_decides_a_bidder_that_makes_it_wins(client):
 
 def test_hand_under_other_table_rules_echoes_them(client):
     rules = {"target": 50, "two_scored_by": "played", "tie_rule": "higher_score"}
-    status, body = post(client, "/hand", {
-        "bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 44, "EW": 40}, "trump": "H",
-        "captured": {"NS": ["AH", "5H", "2H"], "EW": []}, "two_played_by": "EW", "rules": rules,
-    })
+    status, body = post(
+        client,
+        "/hand",
+        {
+            "bid": {"team": "NS", "amount": 7},
+            "scores_before": {"NS": 44, "EW": 40},
+            "trump": "H",
+            "captured": {"NS": ["AH", "5H", "2H"], "EW": []},
+            "two_played_by": "EW",
+            "rules": rules,
+        },
+    )
     assert status == 200
     assert body["points"] == {"NS": 6, "EW": 1}
     assert body["rules"] == {**DEFAULT_RULES, **rules}
@@ -339,12 +471,21 @@ def test_hand_refusals(client, extra, code, path):
     assert path in answer["error"]["details"], answer
 
 
-@pytest.mark.parametrize("lang, message", [
-    ("ja", "NS 4 点・EW 9 点という分け方はありえません。得点札は 1、1、1、1、5、5 点の6枚なので、"
-           "NS が 4 点のとき、EW は 0、5、10 点のどれかです。"),
-    ("en", "NS 4 and EW 9 is not a possible split: the six point cards are worth 1, 1, 1, 1, 5, 5, "
-           "so with NS at 4, EW can only have one of 0, 5, 10."),
-])
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        (
+            "ja",
+            "NS 4 点・EW 9 点という分け方はありえません。得点札は 1、1、1、1、5、5 点の6枚なので、"
+            "NS が 4 点のとき、EW は 0、5、10 点のどれかです。",
+        ),
+        (
+            "en",
+            "NS 4 and EW 9 is not a possible split: the six point cards are worth 1, 1, 1, 1, 5, 5, "
+            "so with NS at 4, EW can only have one of 0, 5, 10.",
+        ),
+    ],
+)
 def test_impossible_point_splits_are_refused_with_the_possible_totals(client, lang, message):
     body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 4, "EW": 9}}
     status, answer = post(client, "/hand", body, lang)
@@ -361,11 +502,23 @@ def test_impossible_point_splits_are_refused_with_the_possible_totals(client, la
 
 
 def test_hand_unknown_team_and_finished_game(client):
-    status, answer = post(client, "/hand", {"bid": {"team": "NE", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    status, answer = post(
+        client,
+        "/hand",
+        {"bid": {"team": "NE", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}},
+    )
     assert status == 400 and "bid.team" in answer["error"]["details"]
-    status, answer = post(client, "/hand", {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 100, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    status, answer = post(
+        client,
+        "/hand",
+        {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 100, "EW": 0}, "points": {"NS": 7, "EW": 7}},
+    )
     assert status == 400 and answer["error"]["code"] == "game_already_over"
-    status, answer = post(client, "/hand", {"bid": {"team": "NS", "amount": 5}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}})
+    status, answer = post(
+        client,
+        "/hand",
+        {"bid": {"team": "NS", "amount": 5}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": 7, "EW": 7}},
+    )
     assert status == 400 and answer["error"]["code"] == "bid_outside_rules"
 
 
@@ -380,7 +533,11 @@ def test_game_ledger_and_next_hand(client):
     hands = [hand("NS", 7, 14, 0), hand("EW", 8, 2, 12), hand("NS", 10, 4, 10)]
     status, body = post(client, "/game", {"hands": hands}, "en")
     assert status == 200
-    assert [h["scores_after"] for h in body["hands"]] == [{"NS": 14, "EW": 0}, {"NS": 16, "EW": 12}, {"NS": 6, "EW": 22}]
+    assert [h["scores_after"] for h in body["hands"]] == [
+        {"NS": 14, "EW": 0},
+        {"NS": 16, "EW": 12},
+        {"NS": 6, "EW": 22},
+    ]
     assert [h["bid_made"] for h in body["hands"]] == [True, True, False]
     assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 6, "EW": 22}, None, "normal")
     assert body["explanation"] == "After 3 hand(s): NS 6, EW 22 (target 100). The game goes on."
@@ -389,8 +546,13 @@ def test_game_ledger_and_next_hand(client):
 def test_game_reaching_bidder_goes_out_then_won(client):
     rules = {"target": 50}
     hands = [
-        hand("NS", 7, 14, 0), hand("EW", 7, 1, 13), hand("NS", 8, 13, 1), hand("EW", 7, 2, 12),
-        hand("NS", 7, 10, 4), hand("EW", 7, 4, 10), hand("EW", 7, 1, 7),
+        hand("NS", 7, 14, 0),
+        hand("EW", 7, 1, 13),
+        hand("NS", 8, 13, 1),
+        hand("EW", 7, 2, 12),
+        hand("NS", 7, 10, 4),
+        hand("EW", 7, 4, 10),
+        hand("EW", 7, 1, 7),
     ]
     status, body = post(client, "/game", {"rules": rules, "hands": hands})
     assert status == 200
@@ -399,16 +561,25 @@ def test_game_reaching_bidder_goes_out_then_won(client):
     assert body["next_hand"] == "bidder_goes_out" and body["winner"] is None
     status, body = post(client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7)]}, "en")
     assert (body["winner"], body["next_hand"], body["hands"][-1]["decided_by"]) == ("EW", None, "bidder_goes_out")
-    status, answer = post(client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7), hand("NS", 7, 7, 7)]}, "en")
+    status, answer = post(
+        client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7), hand("NS", 7, 7, 7)]}, "en"
+    )
     assert status == 400 and answer["error"]["code"] == "hand_after_game_over"
-    assert answer["error"]["details"] == {"hands[8]": ["The game ended after hand 8 with EW winning, so hand 9 cannot follow."]}
+    assert answer["error"]["details"] == {
+        "hands[8]": ["The game ended after hand 8 with EW winning, so hand 9 cannot follow."]
+    }
 
 
 def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
     hands = [hand("NS", 7, 14, 0)] * 6 + [hand("EW", 7, 0, 14)] * 6  # 84 / 84
     hands += [hand("NS", 7, 11, 3), hand("NS", 7, 0, 5), hand("NS", 7, 7, 0), hand("EW", 7, 6, 8)]  # 101 / 100
     status, body = post(client, "/game", {"hands": hands}, "en")
-    assert (status, body["scores"], body["winner"], body["next_hand"]) == (200, {"NS": 101, "EW": 100}, None, "extra_hand")
+    assert (status, body["scores"], body["winner"], body["next_hand"]) == (
+        200,
+        {"NS": 101, "EW": 100},
+        None,
+        "extra_hand",
+    )
     status, body = post(client, "/game", {"hands": hands + [hand("EW", 8, 7, 7)]}, "en")
     assert status == 200
     assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 108, "EW": 92}, "NS", None)
@@ -423,7 +594,16 @@ def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
 
 
 def test_game_errors_point_into_the_hand(client):
-    status, answer = post(client, "/game", {"hands": [hand("NS", 7, 7, 7), {"bid": {"team": "NS", "amount": 7}, "trump": "H", "captured": {"NS": ["AH", "AH"]}}]})
+    status, answer = post(
+        client,
+        "/game",
+        {
+            "hands": [
+                hand("NS", 7, 7, 7),
+                {"bid": {"team": "NS", "amount": 7}, "trump": "H", "captured": {"NS": ["AH", "AH"]}},
+            ]
+        },
+    )
     assert status == 400 and list(answer["error"]["details"]) == ["hands[1].captured.NS[1]"]
 
 
@@ -444,18 +624,33 @@ def api(api_module):
 def test_every_settled_hand_text_says_what_the_catalogue_says(api, lang):
     """Each run-together template of a settled hand against its sentences filled one by one."""
     values = {
-        "bidder": "EW", "bid": 9, "taken": 11, "other": "NS", "other_taken": 3, "ns_before": -20,
-        "ns_after": -17, "ew_before": 95, "ew_after": 106, "margin": 6, "winner": "EW", "target": 101,
+        "bidder": "EW",
+        "bid": 9,
+        "taken": 11,
+        "other": "NS",
+        "other_taken": 3,
+        "ns_before": -20,
+        "ns_after": -17,
+        "ew_before": 95,
+        "ew_after": 106,
+        "margin": 6,
+        "winner": "EW",
+        "target": 101,
     }
     assert tuple(values) == api.HAND_FACTS
     for (made, going_out, outcome), text in api.HAND_TEXTS[lang].items():
-        expected = sentences([
-            t("pedro.settle_made" if made else "pedro.settle_set", lang, **values),
-            t("pedro.settle_other", lang, other="NS", taken=3),
-            t("pedro.settle_scores", lang, **values),
-            t("pedro.going_out_hand", lang, **values) if going_out and not outcome.startswith("win_extra_hand") else "",
-            t(f"pedro.{outcome}", lang, **values),
-        ], lang)
+        expected = sentences(
+            [
+                t("pedro.settle_made" if made else "pedro.settle_set", lang, **values),
+                t("pedro.settle_other", lang, other="NS", taken=3),
+                t("pedro.settle_scores", lang, **values),
+                t("pedro.going_out_hand", lang, **values)
+                if going_out and not outcome.startswith("win_extra_hand")
+                else "",
+                t(f"pedro.{outcome}", lang, **values),
+            ],
+            lang,
+        )
         assert text.format(*values.values()) == expected
     summary = {"hands": 12, "ns": 88, "ew": 104, "target": 101, "winner": "EW", "margin": 6}
     assert tuple(summary) == api.GAME_FACTS
@@ -472,27 +667,48 @@ def test_every_auction_and_trick_text_says_what_the_catalogue_says(api, lang):
         key = "pedro.auction_forced" if forced else "pedro.auction_high"
         expected = sentences([t("pedro.auction_calls", lang, **auction), t(key, lang, **auction)], lang)
         assert text[lang].format(*auction.values()) == expected
-    trick = {"trump": "♥", "plays": "N 10H, E 5D", "seat": "E", "team": "EW", "card": "5D", "cards": "10H 5D", "points": 6}
+    trick = {
+        "trump": "♥",
+        "plays": "N 10H, E 5D",
+        "seat": "E",
+        "team": "EW",
+        "card": "5D",
+        "cards": "10H 5D",
+        "points": 6,
+    }
     assert tuple(trick) == api.TRICK_FACTS
     for (trumped, scored, two_rule), text in api.TRICK_TEXTS.items():
-        expected = sentences([
-            t("pedro.trick_plays", lang, **trick),
-            t("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", lang, **trick),
-            t("pedro.trick_points" if scored else "pedro.trick_no_points", lang, **trick),
-            two_rule and t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_rule}", lang)),
-        ], lang)
+        expected = sentences(
+            [
+                t("pedro.trick_plays", lang, **trick),
+                t("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", lang, **trick),
+                t("pedro.trick_points" if scored else "pedro.trick_no_points", lang, **trick),
+                two_rule and t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_rule}", lang)),
+            ],
+            lang,
+        )
         assert text[lang].format(*trick.values()) == expected
 
 
-@pytest.mark.parametrize("before, bid, points, after", [
-    ({"NS": -100_000, "EW": 0}, 14, {"NS": 0, "EW": 14}, {"NS": -100_014, "EW": 14}),  # set back below the input bound
-    ({"NS": 99_995, "EW": 99_995}, 7, {"NS": 7, "EW": 7}, None),  # both past the target: the tie rule decides
-])
+@pytest.mark.parametrize(
+    "before, bid, points, after",
+    [
+        (
+            {"NS": -100_000, "EW": 0},
+            14,
+            {"NS": 0, "EW": 14},
+            {"NS": -100_014, "EW": 14},
+        ),  # set back below the input bound
+        ({"NS": 99_995, "EW": 99_995}, 7, {"NS": 7, "EW": 7}, None),  # both past the target: the tie rule decides
+    ],
+)
 def test_scores_after_may_pass_the_bound_of_scores_before_and_the_spec_says_so(client, before, bid, points, after):
     import yaml
     from jsonschema import Draft202012Validator
 
-    status, body = post(client, "/hand", {"bid": {"team": "NS", "amount": bid}, "scores_before": before, "points": points})
+    status, body = post(
+        client, "/hand", {"bid": {"team": "NS", "amount": bid}, "scores_before": before, "points": points}
+    )
     assert status == 200, body
     if after is not None:
         assert body["scores_after"] == after

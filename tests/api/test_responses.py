@@ -67,13 +67,16 @@ def test_run_checks_each_answer_when_asked_and_otherwise_writes_it_as_it_is(monk
     assert leaky.run(BLOSSOMS_REQUEST, "en") == {**ANSWER, "secret": 1}
 
 
-@pytest.mark.parametrize("answer, why", [
-    ({**ANSWER, "secret": 1}, "a field the schema does not have"),
-    ({k: ANSWER[k] for k in ("times", "blossoms", "honey", "explanation")}, "fields out of the schema's order"),
-    ({**ANSWER, "honey": "6"}, "a number written as a string"),
-    ({**ANSWER, "honey": 6.0}, "a float for an integer"),
-    ({**ANSWER, "explanation": {"text"}}, "a value JSON cannot write"),
-])
+@pytest.mark.parametrize(
+    "answer, why",
+    [
+        ({**ANSWER, "secret": 1}, "a field the schema does not have"),
+        ({k: ANSWER[k] for k in ("times", "blossoms", "honey", "explanation")}, "fields out of the schema's order"),
+        ({**ANSWER, "honey": "6"}, "a number written as a string"),
+        ({**ANSWER, "honey": 6.0}, "a float for an integer"),
+        ({**ANSWER, "explanation": {"text"}}, "a value JSON cannot write"),
+    ],
+)
 def test_an_answer_off_the_schema_is_caught(answer, why):
     BLOSSOMS.check_response(ANSWER)
     with pytest.raises(AssertionError, match="applejack_blossoms: the handler wrote"):

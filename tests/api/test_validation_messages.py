@@ -2,7 +2,6 @@
 of long invalid bodies, and Fairy & Black Box verdicts that match their facts."""
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 
@@ -56,7 +55,9 @@ def test_the_compiled_loader_refuses_a_final_newline_as_marshmallow_does():
     with pytest.raises(ValidationError) as error:
         load(body)
     assert error.value.messages == {"players": {0: {"name": ["Contains a control or text-direction character."]}}}
-    assert load({"players": [{"name": "Aki", "cards": [card()]}]}) == schema.load({"players": [{"name": "Aki", "cards": [card()]}]})
+    assert load({"players": [{"name": "Aki", "cards": [card()]}]}) == schema.load(
+        {"players": [{"name": "Aki", "cards": [card()]}]}
+    )
 
 
 def test_the_published_name_pattern_is_still_an_ecma_pattern():
@@ -70,10 +71,13 @@ def test_the_published_name_pattern_is_still_an_ecma_pattern():
 
 
 @pytest.mark.parametrize("value", ["３", "٣", "３3", "-３", "²", "๓"])
-@pytest.mark.parametrize("url, field", [
-    ("/api/v1/applejack/starting-honey", "players"),
-    ("/api/v1/fairy-black-box/setup", "players"),
-])
+@pytest.mark.parametrize(
+    "url, field",
+    [
+        ("/api/v1/applejack/starting-honey", "players"),
+        ("/api/v1/fairy-black-box/setup", "players"),
+    ],
+)
 def test_non_ascii_digits_in_the_query_are_refused(client, url, field, value):
     for lang, message in (("en", "Not a valid integer."), ("ja", "整数ではありません。")):
         response = client.get(f"{url}?players={value}&lang={lang}")
@@ -114,7 +118,9 @@ def test_many_bad_items_give_at_most_20_details_then_truncated(client):
 
 
 def test_few_reasons_carry_no_truncated_member(client):
-    error = client.post("/api/v1/apero/score?lang=en", json={"players": [{"name": "A", "cards": [{}]}]}).get_json()["error"]
+    error = client.post("/api/v1/apero/score?lang=en", json={"players": [{"name": "A", "cards": [{}]}]}).get_json()[
+        "error"
+    ]
     assert set(error) == {"code", "message", "details"}
     assert len(error["details"]) == 2
 
@@ -263,7 +269,9 @@ def _without(message: str, choices: str) -> str:
 
 
 def test_every_field_message_is_translated_by_key_in_both_languages():
-    names = re.compile(r"(?<![A-Za-z_])(" + "|".join(sorted(map(re.escape, _field_names()), key=len, reverse=True)) + r")(?![A-Za-z_])")
+    names = re.compile(
+        r"(?<![A-Za-z_])(" + "|".join(sorted(map(re.escape, _field_names()), key=len, reverse=True)) + r")(?![A-Za-z_])"
+    )
     checked = 0
     for where, message, choices in _all_messages():
         found = validation_key(message)
@@ -290,20 +298,26 @@ def test_every_catalogue_field_message_is_free_of_json_words():
             assert JAPANESE.search(texts["ja"]) and not JAPANESE.search(texts["en"]), key
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("ja", "0 以上 14 以下の整数を入力してください。"),
-    ("en", "Enter a whole number from 0 to 14."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("ja", "0 以上 14 以下の整数を入力してください。"),
+        ("en", "Enter a whole number from 0 to 14."),
+    ],
+)
 def test_blank_pedro_points_say_what_to_enter(client, lang, expected):
     body = {"bid": {"team": "NS", "amount": 7}, "scores_before": {"NS": 0, "EW": 0}, "points": {"NS": None, "EW": 7}}
     details = client.post(f"/api/v1/pedro/hand?lang={lang}", json=body).get_json()["error"]["details"]
     assert details == {"points.NS": [expected]}
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("ja", "入札額（整数）かパス（pass）を入力してください。"),
-    ("en", "Enter a bid (a whole number) or pass."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("ja", "入札額（整数）かパス（pass）を入力してください。"),
+        ("en", "Enter a bid (a whole number) or pass."),
+    ],
+)
 def test_a_bad_pedro_call_is_in_the_requested_language(client, lang, expected):
     body = {"dealer": "N", "calls": ["pass", "pass", "maybe", "pass"]}
     details = client.post(f"/api/v1/pedro/auction?lang={lang}", json=body).get_json()["error"]["details"]
@@ -312,10 +326,12 @@ def test_a_bad_pedro_call_is_in_the_requested_language(client, lang, expected):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_null_booleans_and_lists_say_what_to_enter(client, lang):
-    body = {"players": [
-        {"name": "Aki", "mood": 2, "eliminated": None, "treasures": None},
-        {"name": "Ben", "mood": None, "eliminated": "yes", "treasures": []},
-    ]}
+    body = {
+        "players": [
+            {"name": "Aki", "mood": 2, "eliminated": None, "treasures": None},
+            {"name": "Ben", "mood": None, "eliminated": "yes", "treasures": []},
+        ]
+    }
     details = client.post(f"/api/v1/fairy-black-box/score?lang={lang}", json=body).get_json()["error"]["details"]
     expected = {
         "ja": {
@@ -334,9 +350,18 @@ def test_null_booleans_and_lists_say_what_to_enter(client, lang):
     assert details == expected
 
 
-FAIRY_REFUSALS = ("player_count", "duplicate_name", "eliminated_with_treasures", "mood_zero_in_game",
-                  "too_many_treasures", "two_kirakira", "kirakira_held_twice", "players_left_above_count",
-                  "star_deck_past_end", "game_over")
+FAIRY_REFUSALS = (
+    "player_count",
+    "duplicate_name",
+    "eliminated_with_treasures",
+    "mood_zero_in_game",
+    "too_many_treasures",
+    "two_kirakira",
+    "kirakira_held_twice",
+    "players_left_above_count",
+    "star_deck_past_end",
+    "game_over",
+)
 
 
 @pytest.mark.parametrize("key", FAIRY_REFUSALS)
@@ -348,10 +373,12 @@ def test_fairy_refusals_name_no_json_words_or_fields(key):
 
 
 def test_a_player_at_mood_zero_is_told_what_to_do(client):
-    body = {"players": [
-        {"name": "Aki", "mood": 0, "eliminated": False, "treasures": []},
-        {"name": "Ben", "mood": 2, "eliminated": False, "treasures": []},
-    ]}
+    body = {
+        "players": [
+            {"name": "Aki", "mood": 0, "eliminated": False, "treasures": []},
+            {"name": "Ben", "mood": 2, "eliminated": False, "treasures": []},
+        ]
+    }
     ja = client.post("/api/v1/fairy-black-box/score", json=body).get_json()["error"]
     assert ja["code"] == "mood_zero_in_game"
     assert ja["message"].endswith("Akiさんを脱落したプレイヤーにして、タカラモノは入力しないでください。")
@@ -396,7 +423,11 @@ def test_every_verdict_sentence_matches_the_structured_fields(client, case):
             assert name in text, (case, lang, text)
         if decided_by == "kirakira":
             assert holders == winners
-            assert ("〈きらきら〉を持っている" + winners[0]) in text if lang == "ja" else f"{winners[0]} holds 〈きらきら〉" in text
+            assert (
+                ("〈きらきら〉を持っている" + winners[0]) in text
+                if lang == "ja"
+                else f"{winners[0]} holds 〈きらきら〉" in text
+            )
         if decided_by in ("mood", "shared"):
             tied_hold = set(holders) & set(winners)
             assert not tied_hold
@@ -411,7 +442,10 @@ def test_every_verdict_sentence_matches_the_structured_fields(client, case):
         if lang == "ja":
             assert not re.search(r" [がはをの]", text), text  # no space before a particle
     expected = {
-        "score": "score", "kirakira": "kirakira", "sole survivor": "score", "no winner": None,
+        "score": "score",
+        "kirakira": "kirakira",
+        "sole survivor": "score",
+        "no winner": None,
     }.get(case, case.split(",")[0])
     assert decided_by == expected
     if "holder outside the tie" in case:

@@ -12,10 +12,19 @@ from tests.conftest import API_KEY
 from tests.fake_openai import calls, garbage, reply, sleep, status
 
 OFFICIAL = {
-    "players": [{"name": "あなた", "cards": [
-        {"color": "紫", "value": -1}, {"color": "紫", "value": -2}, {"color": "紫", "value": -3},
-        {"color": "赤", "value": 1}, {"color": "緑", "value": 2}, {"color": "緑", "value": 3},
-    ]}],
+    "players": [
+        {
+            "name": "あなた",
+            "cards": [
+                {"color": "紫", "value": -1},
+                {"color": "紫", "value": -2},
+                {"color": "紫", "value": -3},
+                {"color": "赤", "value": 1},
+                {"color": "緑", "value": 2},
+                {"color": "緑", "value": 3},
+            ],
+        }
+    ],
 }
 
 
@@ -101,7 +110,9 @@ def test_invalid_arguments_go_back_to_the_model_which_corrects_them(chat_client,
 
 def test_rule_refusals_unknown_tools_and_broken_json_reach_the_model(chat_client, fake_model):
     two_threes = {"players": [{"name": "A", "cards": [{"color": "red", "value": 3}, {"color": "red", "value": 3}]}]}
-    fake_model.play(calls(("score_apero", two_threes), ("no_such_tool", {}), ("score_apero", "{not json")), reply("ごめんなさい"))
+    fake_model.play(
+        calls(("score_apero", two_threes), ("no_such_tool", {}), ("score_apero", "{not json")), reply("ごめんなさい")
+    )
     body = ask(chat_client, "?").get_json()
     codes = [c["result"]["error"]["code"] for c in body["tool_calls"]]
     assert codes == ["too_many_copies", "unknown_tool", "invalid_arguments"]
@@ -123,14 +134,23 @@ def test_server_errors_are_a_502(chat_client, fake_model):
     response = ask(chat_client, "?", lang="en")
     assert response.status_code == 502
     assert response.get_json()["error"] == {
-        "code": "model_error", "message": "The model endpoint answered with an error (HTTP 500).", "details": {},
+        "code": "model_error",
+        "message": "The model endpoint answered with an error (HTTP 500).",
+        "details": {},
     }
     assert len(fake_model.requests) == 1
 
 
 def test_a_failed_request_is_retried_when_configured(fake_model):
-    app = create_app({"TESTING": True, "OPENAI_BASE_URL": fake_model.base_url, "OPENAI_API_KEY": API_KEY,
-                      "CHAT_TIMEOUT": 2.0, "CHAT_MAX_RETRIES": 1})
+    app = create_app(
+        {
+            "TESTING": True,
+            "OPENAI_BASE_URL": fake_model.base_url,
+            "OPENAI_API_KEY": API_KEY,
+            "CHAT_TIMEOUT": 2.0,
+            "CHAT_MAX_RETRIES": 1,
+        }
+    )
     fake_model.play(status(503), reply("二回目でできました"))
     response = ask(app.test_client(), "?")
     assert response.status_code == 200 and response.get_json()["reply"] == "二回目でできました"
@@ -157,8 +177,9 @@ def test_an_empty_answer_is_a_502(chat_client, fake_model):
 
 
 def test_an_unreachable_endpoint_is_a_502():
-    app = create_app({"TESTING": True, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": API_KEY,
-                      "CHAT_MAX_RETRIES": 0})
+    app = create_app(
+        {"TESTING": True, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": API_KEY, "CHAT_MAX_RETRIES": 0}
+    )
     response = ask(app.test_client(), "?")
     assert response.status_code == 502 and response.get_json()["error"]["code"] == "model_unreachable"
 
@@ -170,7 +191,12 @@ def test_without_a_key_the_chat_says_how_to_configure_and_scorers_still_work(mon
     assert response.status_code == 503
     error = response.get_json()["error"]
     assert error["code"] == "chat_unconfigured" and "OPENAI_API_KEY" in error["message"]
-    assert client.post("/api/v1/apero/score", json={"players": [{"name": "A", "cards": [{"color": "red", "value": 2}]}]}).status_code == 200
+    assert (
+        client.post(
+            "/api/v1/apero/score", json={"players": [{"name": "A", "cards": [{"color": "red", "value": 2}]}]}
+        ).status_code
+        == 200
+    )
 
 
 def test_the_key_comes_from_the_environment(monkeypatch, fake_model):
@@ -183,10 +209,16 @@ def test_the_key_comes_from_the_environment(monkeypatch, fake_model):
     assert fake_model.headers[0]["authorization"] == f"Bearer {API_KEY}"
 
 
-@pytest.mark.parametrize("script", [
-    [status(401)], [status(500)], [garbage()], [sleep(2.0)],
-    [calls(("score_apero", {"players": []})), reply("ok")],
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [status(401)],
+        [status(500)],
+        [garbage()],
+        [sleep(2.0)],
+        [calls(("score_apero", {"players": []})), reply("ok")],
+    ],
+)
 def test_the_key_never_appears_in_a_response_or_a_log(chat_client, fake_model, caplog, script):
     caplog.set_level(logging.DEBUG)
     fake_model.play(*script)

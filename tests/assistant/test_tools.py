@@ -35,10 +35,22 @@ def strict_problems(node, path="$"):
 
 def test_one_tool_per_scoring_operation():
     assert list(TOOLS) == [op.operation_id for op in load_operations()]
-    assert {"score_apero", "pedro_auction", "pedro_trick", "pedro_hand", "pedro_game",
-            "applejack_harvest", "applejack_placement", "applejack_blossoms",
-            "applejack_final_score", "applejack_starting_honey", "score_fairy_black_box",
-            "fairy_black_box_setup", "fairy_black_box_end_check", "fairy_black_box_next_player"} == set(TOOLS)
+    assert {
+        "score_apero",
+        "pedro_auction",
+        "pedro_trick",
+        "pedro_hand",
+        "pedro_game",
+        "applejack_harvest",
+        "applejack_placement",
+        "applejack_blossoms",
+        "applejack_final_score",
+        "applejack_starting_honey",
+        "score_fairy_black_box",
+        "fairy_black_box_setup",
+        "fairy_black_box_end_check",
+        "fairy_black_box_next_player",
+    } == set(TOOLS)
 
 
 @pytest.mark.parametrize("name", list(TOOLS))
@@ -80,8 +92,19 @@ def test_tools_endpoint_lists_them(client):
     assert response.status_code == 200 and response.get_json() == tool_definitions()
 
 
-APERO = {"sets": None, "players": [{"name": "A", "cards": [
-    {"color": "purple", "value": -1}, {"color": "purple", "value": -2}, {"color": "purple", "value": -3}]}]}
+APERO = {
+    "sets": None,
+    "players": [
+        {
+            "name": "A",
+            "cards": [
+                {"color": "purple", "value": -1},
+                {"color": "purple", "value": -2},
+                {"color": "purple", "value": -3},
+            ],
+        }
+    ],
+}
 
 
 def test_tool_call_over_http_answers_like_the_endpoint(client):
@@ -93,11 +116,30 @@ def test_tool_call_over_http_answers_like_the_endpoint(client):
 
 
 def test_maps_travel_as_key_value_pairs(client):
-    orchard = {"tiles": [
-        {"field": 1, "apples": [{"key": "light_green", "value": 2}], "pasture": None, "blossoms": None, "beehives": None, "price": None},
-        {"field": 3, "apples": [{"key": "light_green", "value": 3}], "pasture": None, "blossoms": None, "beehives": None, "price": None},
-    ], "board": None}
-    body = client.post("/api/v1/tools/applejack_harvest", json={"orchard": orchard, "varieties": ["light_green"], "die": 1}).get_json()
+    orchard = {
+        "tiles": [
+            {
+                "field": 1,
+                "apples": [{"key": "light_green", "value": 2}],
+                "pasture": None,
+                "blossoms": None,
+                "beehives": None,
+                "price": None,
+            },
+            {
+                "field": 3,
+                "apples": [{"key": "light_green", "value": 3}],
+                "pasture": None,
+                "blossoms": None,
+                "beehives": None,
+                "price": None,
+            },
+        ],
+        "board": None,
+    }
+    body = client.post(
+        "/api/v1/tools/applejack_harvest", json={"orchard": orchard, "varieties": ["light_green"], "die": 1}
+    ).get_json()
     assert body["honey"] == 3  # the rulebook's example: areas of 2 and 3 at die 1
     assert [a["fields"] for a in body["harvests"][0]["areas"]] == [[1], [3]]
 
@@ -112,25 +154,60 @@ def test_tool_errors_are_the_endpoints_400s(client):
 
 
 def test_call_tool_without_http():
-    result = call_tool("pedro_hand", {"bid": {"team": "EW", "amount": 10}, "scores_before": {"NS": 15, "EW": 20},
-                                      "points": {"NS": 8, "EW": 6}, "trump": None, "captured": None,
-                                      "two_dealt_to": None, "two_played_by": None, "rules": None}, "en")
+    result = call_tool(
+        "pedro_hand",
+        {
+            "bid": {"team": "EW", "amount": 10},
+            "scores_before": {"NS": 15, "EW": 20},
+            "points": {"NS": 8, "EW": 6},
+            "trump": None,
+            "captured": None,
+            "two_dealt_to": None,
+            "two_played_by": None,
+            "rules": None,
+        },
+        "en",
+    )
     assert result["scores_after"] == {"NS": 23, "EW": 10} and result["bid_made"] is False
 
 
-REPEATED_PAIRS = {"orchard": {"tiles": [
-    {"field": 1, "apples": [{"key": "light_green", "value": 2}], "pasture": None, "blossoms": None, "beehives": None, "price": None},
-    {"field": 3, "apples": [{"key": "red", "value": 1}, {"key": "light_green", "value": 3}, {"key": "red", "value": 2}],
-     "pasture": None, "blossoms": None, "beehives": None, "price": None},
-], "board": None}, "varieties": ["light_green", "red"], "die": 1}
+REPEATED_PAIRS = {
+    "orchard": {
+        "tiles": [
+            {
+                "field": 1,
+                "apples": [{"key": "light_green", "value": 2}],
+                "pasture": None,
+                "blossoms": None,
+                "beehives": None,
+                "price": None,
+            },
+            {
+                "field": 3,
+                "apples": [{"key": "red", "value": 1}, {"key": "light_green", "value": 3}, {"key": "red", "value": 2}],
+                "pasture": None,
+                "blossoms": None,
+                "beehives": None,
+                "price": None,
+            },
+        ],
+        "board": None,
+    },
+    "varieties": ["light_green", "red"],
+    "die": 1,
+}
 
 
 def test_repeated_map_pairs_are_a_400_naming_the_path(client):
     response = client.post("/api/v1/tools/applejack_harvest?lang=en", json=REPEATED_PAIRS)
     assert response.status_code == 400
-    assert response.get_json() == {"error": {
-        "code": "repeated_key", "message": 'The key "red" is repeated.',
-        "details": {"orchard.tiles[1].apples[2].key": ['The key "red" is repeated.']}}}
+    assert response.get_json() == {
+        "error": {
+            "code": "repeated_key",
+            "message": 'The key "red" is repeated.',
+            "details": {"orchard.tiles[1].apples[2].key": ['The key "red" is repeated.']},
+        }
+    }
 
 
 def test_repeated_map_pairs_without_http():
@@ -138,4 +215,3 @@ def test_repeated_map_pairs_without_http():
         call_tool("applejack_harvest", REPEATED_PAIRS, "ja")
     assert raised.value.status == 400
     assert raised.value.details == {"orchard.tiles[1].apples[2].key": ["キー「red」が繰り返されています。"]}
-

@@ -25,11 +25,18 @@ def ask(client, text="?", lang=None):
 
 
 def chat_app(fake_model, **settings):
-    return create_app({
-        "TESTING": True, "OPENAI_BASE_URL": fake_model.base_url, "OPENAI_API_KEY": API_KEY,
-        "OPENAI_MODEL": "fake-model", "CHAT_TIMEOUT": 1.0, "CHAT_MAX_RETRIES": 0, "CHAT_MAX_ROUNDS": 4,
-        **settings,
-    })
+    return create_app(
+        {
+            "TESTING": True,
+            "OPENAI_BASE_URL": fake_model.base_url,
+            "OPENAI_API_KEY": API_KEY,
+            "OPENAI_MODEL": "fake-model",
+            "CHAT_TIMEOUT": 1.0,
+            "CHAT_MAX_RETRIES": 0,
+            "CHAT_MAX_ROUNDS": 4,
+            **settings,
+        }
+    )
 
 
 def tool_messages(request):
@@ -40,28 +47,52 @@ def deep_arguments_body():
     """A completion whose call's ``arguments`` is an object nested 5,000 deep (raw text:
     json.dumps itself could not write it)."""
     deep = '{"a": ' * 5000 + "1" + "}" * 5000
-    return ('{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0,'
-            ' "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls":'
-            ' [{"id": "call_0", "type": "function", "function": {"name": "score_apero", "arguments": '
-            + deep + "}}]}}]}")
+    return (
+        '{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0,'
+        ' "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls":'
+        ' [{"id": "call_0", "type": "function", "function": {"name": "score_apero", "arguments": ' + deep + "}}]}}]}"
+    )
 
 
 # -- 1. malformed replies are a JSON 502 -------------------------------------------------
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("step", [
-    raw_message("16点です"),  # the message is a string
-    raw_message({"role": "assistant", "content": None, "tool_calls": "score_apero"}),
-    raw_message({"role": "assistant", "content": None, "tool_calls": [{"id": "call_0", "type": "function"}]}),
-    raw_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_0", "type": "function", "function": {"name": "score_apero", "arguments": APERO}}]}),
-    raw_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_0", "type": "function", "function": {"arguments": "{}"}}]}),
-    raw_message({"role": "assistant", "content": None, "tool_calls": ["score_apero"]}),
-    raw(deep_arguments_body()),
-], ids=["message-string", "tool_calls-string", "call-without-function", "arguments-object",
-        "function-without-name", "call-string", "arguments-object-5000-deep"])
+@pytest.mark.parametrize(
+    "step",
+    [
+        raw_message("16点です"),  # the message is a string
+        raw_message({"role": "assistant", "content": None, "tool_calls": "score_apero"}),
+        raw_message({"role": "assistant", "content": None, "tool_calls": [{"id": "call_0", "type": "function"}]}),
+        raw_message(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "call_0", "type": "function", "function": {"name": "score_apero", "arguments": APERO}}
+                ],
+            }
+        ),
+        raw_message(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_0", "type": "function", "function": {"arguments": "{}"}}],
+            }
+        ),
+        raw_message({"role": "assistant", "content": None, "tool_calls": ["score_apero"]}),
+        raw(deep_arguments_body()),
+    ],
+    ids=[
+        "message-string",
+        "tool_calls-string",
+        "call-without-function",
+        "arguments-object",
+        "function-without-name",
+        "call-string",
+        "arguments-object-5000-deep",
+    ],
+)
 def test_a_malformed_reply_is_a_json_502(chat_client, fake_model, step, lang):
     fake_model.play(step)
     response = ask(chat_client, lang=lang)
@@ -80,14 +111,21 @@ def test_a_malformed_reply_after_a_good_round_is_still_a_502(chat_client, fake_m
 def test_arguments_nested_5000_deep_are_an_error_result_read_without_recursion(chat_client, fake_model):
     """Decision: a deep ``arguments`` string is the model's mistake in one call, so it is an
     error tool result (bounded: the depth is found without parsing), not a 502."""
-    fake_model.play(calls(("score_apero", "[" * 5000 + "]" * 5000), ("score_apero", '{"a": ' * 5000)), reply("ごめんなさい"))
+    fake_model.play(
+        calls(("score_apero", "[" * 5000 + "]" * 5000), ("score_apero", '{"a": ' * 5000)), reply("ごめんなさい")
+    )
     response = ask(chat_client)
     assert response.status_code == 200
     body = response.get_json()
     assert body["reply"] == "ごめんなさい"
     for call in body["tool_calls"]:
-        assert call["result"] == {"error": {
-            "code": "invalid_arguments", "message": "ツールの引数の入れ子が 32 段より深いので読みませんでした。", "details": {}}}
+        assert call["result"] == {
+            "error": {
+                "code": "invalid_arguments",
+                "message": "ツールの引数の入れ子が 32 段より深いので読みませんでした。",
+                "details": {},
+            }
+        }
     [first, second] = tool_messages(fake_model.requests[1])
     assert json.loads(first["content"]) == body["tool_calls"][0]["result"]
 
@@ -98,9 +136,13 @@ def test_64_kib_of_arguments_is_refused_unread(chat_client, fake_model):
     body = ask(chat_client, lang="en").get_json()
     [call] = body["tool_calls"]
     assert call["arguments"] is None  # not echoed back in the answer either
-    assert call["result"] == {"error": {
-        "code": "invalid_arguments",
-        "message": "The tool arguments are longer than 65536 bytes, so they were not read.", "details": {}}}
+    assert call["result"] == {
+        "error": {
+            "code": "invalid_arguments",
+            "message": "The tool arguments are longer than 65536 bytes, so they were not read.",
+            "details": {},
+        }
+    }
     assert json.loads(tool_messages(fake_model.requests[1])[0]["content"]) == call["result"]
 
 
@@ -111,15 +153,26 @@ def test_the_argument_bound_is_the_rest_body_limit(fake_model):
     assert call["result"]["error"]["message"] == "The tool arguments are longer than 1024 bytes, so they were not read."
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ('{"players": [], "players": [{"name": "A"}]}', 'The tool arguments repeat the key "players"; give it once and call again.'),
-    ('{"players": [{"name": "A", "name": "B", "cards": []}]}', 'The tool arguments repeat the key "name"; give it once and call again.'),
-    ('{"sets": NaN, "players": []}', "The tool arguments may not contain NaN."),
-    ('{"players": [{"name": "\\ud800", "cards": []}]}',
-     "A string in the tool arguments holds a lone surrogate (\\ud800 and the like)."),
-    ("[1, 2]", "The tool arguments are not a JSON object."),
-    ('{"players": [}', "The tool arguments are not valid JSON (line 1, column 14)."),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (
+            '{"players": [], "players": [{"name": "A"}]}',
+            'The tool arguments repeat the key "players"; give it once and call again.',
+        ),
+        (
+            '{"players": [{"name": "A", "name": "B", "cards": []}]}',
+            'The tool arguments repeat the key "name"; give it once and call again.',
+        ),
+        ('{"sets": NaN, "players": []}', "The tool arguments may not contain NaN."),
+        (
+            '{"players": [{"name": "\\ud800", "cards": []}]}',
+            "A string in the tool arguments holds a lone surrogate (\\ud800 and the like).",
+        ),
+        ("[1, 2]", "The tool arguments are not a JSON object."),
+        ('{"players": [}', "The tool arguments are not valid JSON (line 1, column 14)."),
+    ],
+)
 def test_arguments_are_read_strictly(chat_client, fake_model, arguments, message):
     fake_model.play(calls(("score_apero", arguments)), reply("ok"))
     [call] = ask(chat_client, lang="en").get_json()["tool_calls"]
@@ -130,18 +183,33 @@ def test_arguments_are_read_strictly(chat_client, fake_model, arguments, message
 def test_a_repeated_key_is_named_in_japanese_too(chat_client, fake_model):
     fake_model.play(calls(("score_apero", '{"sets": 1, "sets": 2, "players": []}')), reply("ok"))
     [call] = ask(chat_client).get_json()["tool_calls"]
-    assert call["result"]["error"]["message"] == "ツールの引数でキー「sets」が繰り返されています。一度だけ書いて呼び直してください。"
+    assert (
+        call["result"]["error"]["message"]
+        == "ツールの引数でキー「sets」が繰り返されています。一度だけ書いて呼び直してください。"
+    )
 
 
 def test_repeated_map_pairs_in_a_chat_call_name_the_path(chat_client, fake_model):
-    tiles = [{"field": 1, "apples": [{"key": "light_green", "value": 2}, {"key": "light_green", "value": 3}],
-              "pasture": None, "blossoms": None, "beehives": None, "price": None}]
+    tiles = [
+        {
+            "field": 1,
+            "apples": [{"key": "light_green", "value": 2}, {"key": "light_green", "value": 3}],
+            "pasture": None,
+            "blossoms": None,
+            "beehives": None,
+            "price": None,
+        }
+    ]
     arguments = {"orchard": {"tiles": tiles, "board": None}, "varieties": ["light_green"], "die": 1}
     fake_model.play(calls(("applejack_harvest", arguments)), reply("ok"))
     [call] = ask(chat_client).get_json()["tool_calls"]
-    assert call["result"] == {"error": {
-        "code": "repeated_key", "message": "キー「light_green」が繰り返されています。",
-        "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]}}}
+    assert call["result"] == {
+        "error": {
+            "code": "repeated_key",
+            "message": "キー「light_green」が繰り返されています。",
+            "details": {"orchard.tiles[0].apples[1].key": ["キー「light_green」が繰り返されています。"]},
+        }
+    }
 
 
 # -- 2. per-round call limit, result cap, max_tokens --------------------------------------
@@ -154,8 +222,13 @@ def test_at_most_eight_calls_run_per_round_and_every_call_gets_its_tool_message(
     results = [c["result"] for c in body["tool_calls"]]
     assert len(results) == 10
     assert all("error" not in r for r in results[:8])
-    skipped = {"error": {"code": "too_many_tool_calls", "details": {}, "message":
-               "1 回の応答で実行するツール呼び出しは 8 件までです。この呼び出しは実行していません。必要なら次の応答で呼び直してください。"}}
+    skipped = {
+        "error": {
+            "code": "too_many_tool_calls",
+            "details": {},
+            "message": "1 回の応答で実行するツール呼び出しは 8 件までです。この呼び出しは実行していません。必要なら次の応答で呼び直してください。",
+        }
+    }
     assert results[8:] == [skipped, skipped]
     assert body["tool_calls"][9]["arguments"] == '{"players": 2}'  # not run, so not parsed
     sent = tool_messages(fake_model.requests[1])
@@ -165,14 +238,17 @@ def test_at_most_eight_calls_run_per_round_and_every_call_gets_its_tool_message(
 
 def test_the_call_limit_is_a_setting(fake_model):
     client = chat_app(fake_model, CHAT_MAX_TOOL_CALLS=1).test_client()
-    fake_model.play(calls(("applejack_starting_honey", {"players": 2}), ("applejack_starting_honey", {"players": 3})), reply("ok"))
+    fake_model.play(
+        calls(("applejack_starting_honey", {"players": 2}), ("applejack_starting_honey", {"players": 3})), reply("ok")
+    )
     results = [c["result"] for c in ask(client, lang="en").get_json()["tool_calls"]]
     assert "error" not in results[0]
     assert results[1]["error"]["message"].startswith("At most 1 tool calls are run per turn")
 
 
-PEDRO_GAME = {"hands": [{"bid": {"team": t, "amount": 7}, "points": {t: 6, o: 8}}
-                        for t, o in [("NS", "EW"), ("EW", "NS")] * 12]}
+PEDRO_GAME = {
+    "hands": [{"bid": {"team": t, "amount": 7}, "points": {t: 6, o: 8}} for t, o in [("NS", "EW"), ("EW", "NS")] * 12]
+}
 
 
 def test_a_tool_result_over_8_kib_goes_back_as_a_short_error(chat_client, fake_model):
@@ -184,9 +260,13 @@ def test_a_tool_result_over_8_kib_goes_back_as_a_short_error(chat_client, fake_m
     assert size > 8192
     long_one, short_one = tool_messages(fake_model.requests[1])
     assert len(long_one["content"].encode()) < 1024
-    assert json.loads(long_one["content"]) == {"error": {
-        "code": "tool_result_too_long", "details": {},
-        "message": f"The tool's result is {size} bytes, more than the 8192 bytes that can be sent back; split the input and call again."}}
+    assert json.loads(long_one["content"]) == {
+        "error": {
+            "code": "tool_result_too_long",
+            "details": {},
+            "message": f"The tool's result is {size} bytes, more than the 8192 bytes that can be sent back; split the input and call again.",
+        }
+    }
     assert json.loads(short_one["content"]) == body["tool_calls"][1]["result"]
 
 
@@ -198,8 +278,9 @@ def test_the_result_limit_is_a_setting(fake_model):
     size = len(json.dumps(call["result"], ensure_ascii=False).encode())
     assert 1024 < size < 8192
     sent = json.loads(tool_messages(fake_model.requests[1])[0]["content"])
-    assert sent["error"]["message"] == (f"ツールの結果が {size} バイトで、返せる上限 1024 バイトを超えました。"
-                                        "入力を小さく分けて呼び直してください。")
+    assert sent["error"]["message"] == (
+        f"ツールの結果が {size} バイトで、返せる上限 1024 バイトを超えました。入力を小さく分けて呼び直してください。"
+    )
 
 
 def test_max_tokens_is_sent_with_every_request(chat_client, fake_model):
@@ -221,9 +302,13 @@ def test_a_hanging_model_meets_the_chat_deadline(fake_model):
     response = ask(client, lang="en")
     elapsed = time.monotonic() - started
     assert response.status_code == 504
-    assert response.get_json() == {"error": {
-        "code": "chat_deadline", "details": {},
-        "message": "The chat did not finish within its time limit of 1 seconds; try again later."}}
+    assert response.get_json() == {
+        "error": {
+            "code": "chat_deadline",
+            "details": {},
+            "message": "The chat did not finish within its time limit of 1 seconds; try again later.",
+        }
+    }
     assert elapsed < 4
     assert len(fake_model.requests) == 1  # no retry past the deadline
     fake_model.play()  # wake the hanging handler
@@ -233,7 +318,9 @@ def test_the_deadline_message_in_japanese(fake_model):
     client = chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5).test_client()
     fake_model.play(hang())
     error = ask(client).get_json()["error"]
-    assert error["message"] == "チャットが制限時間（1 秒）内に終わりませんでした。しばらくしてからもう一度試してください。"
+    assert (
+        error["message"] == "チャットが制限時間（1 秒）内に終わりませんでした。しばらくしてからもう一度試してください。"
+    )
     fake_model.play()
 
 

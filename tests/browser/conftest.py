@@ -15,8 +15,14 @@ from scoring_api import create_app
 
 CHROMIUM = os.environ.get("SCORING_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 PHONE = {"width": 375, "height": 812}
 # Chrome reports every 4xx/5xx response as a console error; the form handles those itself.
@@ -87,8 +93,14 @@ def page(browser, base_url):
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-    tab.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
-           if message.type == "error" and not message.text.startswith(EXPECTED_CONSOLE) else None)
+    tab.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" and not message.text.startswith(EXPECTED_CONSOLE)
+            else None
+        ),
+    )
     yield tab
     context.close()
     assert not problems, "\n".join(problems)

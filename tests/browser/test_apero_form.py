@@ -61,7 +61,14 @@ def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
         page.get_by_test_id(f"apero-p0-{color}-{value}").click()
     page.get_by_test_id("apero-add-player").click()
     page.get_by_test_id("apero-p1-name").fill("Ben")
-    for color, value in [("orange", 1), ("orange", 1), ("blue", 2), ("blue", 3), ("black_green", -3), ("black_green", -2)]:
+    for color, value in [
+        ("orange", 1),
+        ("orange", 1),
+        ("blue", 2),
+        ("blue", 3),
+        ("black_green", -3),
+        ("black_green", -2),
+    ]:
         page.get_by_test_id(f"apero-p1-{color}-{value}").click()
 
     expect(page.get_by_test_id("apero-total-0")).to_have_text("16")

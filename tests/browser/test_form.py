@@ -77,7 +77,10 @@ def test_every_asset_comes_from_the_service(page, open_game, base_url):
 
 def test_a_failing_service_shows_an_error_not_a_blank_page(page, open_game):
     open_game("apero")
-    page.route("**/api/v1/apero/score*", lambda route: route.fulfill(status=502, body="<h1>Bad gateway</h1>", content_type="text/html"))
+    page.route(
+        "**/api/v1/apero/score*",
+        lambda route: route.fulfill(status=502, body="<h1>Bad gateway</h1>", content_type="text/html"),
+    )
     page.get_by_test_id("apero-p0-red-1").click()
     expect(page.get_by_test_id("apero-error")).to_contain_text("502")
 

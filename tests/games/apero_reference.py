@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 
 def _splits(state: tuple[int, ...]):
@@ -31,7 +31,7 @@ def all_values(values: list[int]) -> set[int]:
     """Every value any +/× expression over all the cards reaches."""
     distinct, counts = _counts(values)
 
-    @lru_cache(maxsize=None)
+    @cache
     def reach(state):
         if sum(state) == 1:
             return frozenset({distinct[state.index(1)]})
@@ -46,7 +46,7 @@ def all_values(values: list[int]) -> set[int]:
     return set(reach(counts))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_worst(distinct: tuple[int, ...], state: tuple[int, ...]) -> tuple[int, int]:
     if sum(state) == 1:
         value = distinct[state.index(1)]
@@ -71,22 +71,14 @@ def group_partition_best(ones: int, twos: int, threes: int, negative: bool) -> i
     """The largest product of group sums (magnitudes), each group summing to at most 7,
     with an even number of groups for a minus colour: steps 1-2 of the scorer's docstring,
     without its core/non-core shortcut.  A DP over count vectors, one group at a time."""
-    kinds = [
-        (a, b, c)
-        for a in range(8)
-        for b in range(4)
-        for c in range(3)
-        if 0 < a + 2 * b + 3 * c <= 7
-    ]
+    kinds = [(a, b, c) for a in range(8) for b in range(4) for c in range(3) if 0 < a + 2 * b + 3 * c <= 7]
     table = _group_table(ones, twos, threes, tuple(kinds))
     if negative and ones + twos + threes == 1:
         return -(1 * ones + 2 * twos + 3 * threes)
-    return table[ones][twos][threes][0] if negative else max(
-        v for v in table[ones][twos][threes] if v is not None
-    )
+    return table[ones][twos][threes][0] if negative else max(v for v in table[ones][twos][threes] if v is not None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _group_table(ones, twos, threes, kinds):
     """table[a][b][c][p] = best product for the counts with group-count parity p."""
     table = [[[[None, None] for _ in range(threes + 1)] for _ in range(twos + 1)] for _ in range(ones + 1)]
@@ -121,22 +113,22 @@ def core_by_full_search(ones: int, twos: int, threes: int, parity: int | None):
             if split is None:
                 continue
             singles, pairs, triples = split
-            value = (
-                2 ** (twos - with_two + pairs)
-                * 3 ** (threes - with_three + with_two + triples)
-                * 4**with_three
-            )
+            value = 2 ** (twos - with_two + pairs) * 3 ** (threes - with_three + with_two + triples) * 4**with_three
             if value > best_value:
                 best_value = value
                 best = (
-                    [(1, 2)] * with_two + [(1, 3)] * with_three + [(2,)] * (twos - with_two)
-                    + [(3,)] * (threes - with_three) + [(1,)] * singles + [(1, 1)] * pairs
+                    [(1, 2)] * with_two
+                    + [(1, 3)] * with_three
+                    + [(2,)] * (twos - with_two)
+                    + [(3,)] * (threes - with_three)
+                    + [(1,)] * singles
+                    + [(1, 1)] * pairs
                     + [(1, 1, 1)] * triples
                 )
     return None if best is None else (best_value, sorted(best))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ones_split_by_search(ones: int, parity: int | None):
     """(singles, pairs, triples) of 1s with the largest ``2**pairs * 3**triples``, at most
     two singles, the group count of the given parity (None = any)."""
@@ -144,9 +136,7 @@ def _ones_split_by_search(ones: int, parity: int | None):
     for triples in range(ones // 3 + 1):
         for singles in range(3):
             rest = ones - 3 * triples - singles
-            if rest < 0 or rest % 2 or (
-                parity is not None and (singles + rest // 2 + triples) % 2 != parity
-            ):
+            if rest < 0 or rest % 2 or (parity is not None and (singles + rest // 2 + triples) % 2 != parity):
                 continue
             if 2 ** (rest // 2) * 3**triples > best_value:
                 best, best_value = (singles, rest // 2, triples), 2 ** (rest // 2) * 3**triples

@@ -50,7 +50,7 @@ def deal_and_play(rng: random.Random, dealer: str, rules: Rules) -> PlayedHand |
     deck = full_deck()
     rng.shuffle(deck)
     order = [next_seat(dealer, i + 1) for i in range(4)]  # dealer last
-    hands = {seat: deck[i * 9:(i + 1) * 9] for i, seat in enumerate(order)}
+    hands = {seat: deck[i * 9 : (i + 1) * 9] for i, seat in enumerate(order)}
     stock = deck[36:]
     auction = run_auction(dealer, _auction_calls(rng, rules), rules)
     trump = rng.choice(SUITS)
@@ -97,6 +97,7 @@ SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
 def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
     """The rulebook's words, written out again: the highest trump (A K Q J 10 9 8 7 6 5
     Low-Pedro 4 3 2) wins, else the highest card of the led suit."""
+
     def trump_rank(card):
         if card.rank == "5" and card.suit == SAME_COLOUR[trump]:
             return TRUMP_ORDER.index("low")
@@ -116,6 +117,7 @@ def reference_may_play(card: Card, hand: list[Card], led: Card | None, trump: st
     """The rulebook's follow rule (rules/pedro.md, "A hand", step 3), written out again: if
     trump is led, follow with trump if you can; if a plain suit is led, play that suit or a
     trump; only a player holding neither plays anything. The Low Pedro is a trump only."""
+
     def suit(c):
         low = c.rank == "5" and c.suit == SAME_COLOUR[trump]
         return trump if low else c.suit

@@ -15,7 +15,7 @@ groups) are checked to make the same choices as the plain search, so formulas st
 import itertools
 import math
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -28,9 +28,7 @@ from tests.games.apero_reference import (
     group_partition_best,
 )
 
-GROUP_KINDS = tuple(
-    (a, b, c) for a in range(8) for b in range(4) for c in range(3) if 0 < a + 2 * b + 3 * c <= 7
-)
+GROUP_KINDS = tuple((a, b, c) for a in range(8) for b in range(4) for c in range(3) if 0 < a + 2 * b + 3 * c <= 7)
 
 
 def as_counts(group):
@@ -52,7 +50,7 @@ def test_step_3_two_non_core_groups_regroup_into_at_most_one():
     non_core = [as_counts(g) for g in apero.NON_CORE_GROUPS]
     assert len(non_core) == 23 and not core & set(non_core)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(a, b, c, parity, non_core_left):
         if a == b == c == 0:
             return 1 if parity == 0 else None
@@ -108,9 +106,11 @@ def test_ones_split_beyond_the_table_adds_pairs_of_triples(parity):
 @pytest.mark.parametrize("parity", [None, 0, 1])
 def test_core_search_over_joined_ones_picks_what_the_full_search_picks(parity):
     for ones, twos, threes in itertools.product(range(13), range(13), range(9)):
-        assert apero._core(ones, twos, threes, parity) == core_by_full_search(
-            ones, twos, threes, parity
-        ), (ones, twos, threes)
+        assert apero._core(ones, twos, threes, parity) == core_by_full_search(ones, twos, threes, parity), (
+            ones,
+            twos,
+            threes,
+        )
 
 
 def test_the_bound_behind_skipping_non_core_groups():

@@ -149,7 +149,9 @@ def test_an_area_can_wind_around_the_centre():
 
 def test_a_board_apple_links_the_tiles_it_touches_and_counts_once():
     garden = orchard(
-        tree(1, red=2), tree(2, red=1), tree(3, red=1),
+        tree(1, red=2),
+        tree(2, red=1),
+        tree(3, red=1),
         apples=[BoardApple("red", (1, 2))],
     )
     assert area_summary(applejack.harvest(garden, "red", 1), 1) == [((1, 2, 3), (0,), 5, 4)]
@@ -196,12 +198,15 @@ def test_two_equal_beehives_pay_their_number():
 
 def test_each_connection_pays_separately():
     garden = orchard(
-        tree(9, beehives=["e"], price=2), tree(11, beehives=["w"], price=6),
+        tree(9, beehives=["e"], price=2),
+        tree(11, beehives=["w"], price=6),
         tree(5, beehives=["se"], price=1),
     )
     placed = applejack.place(garden, tree(10, beehives=["w", "e", "nw", "se"], price=3), pay=True)
     assert [(c.edge, c.neighbour_field, c.honey) for c in placed.connections] == [
-        ("w", 9, 2), ("e", 11, 3), ("nw", 5, 1),
+        ("w", 9, 2),
+        ("e", 11, 3),
+        ("nw", 5, 1),
     ]
     assert (placed.beehive_honey, placed.honey) == (6, 3)
 
@@ -260,8 +265,12 @@ def rulebook_final_orchard():
 def test_rulebook_final_example_18_doubled_36_plus_11_for_5_varieties():
     score = applejack.final_score(rulebook_final_orchard(), supply=20)
     assert [(h.variety, h.die, h.honey) for h in score.harvests] == [
-        ("brown", 3, 6), ("light_green", 3, 4), ("red", 3, 3), ("pink", 3, 3),
-        ("orange", 3, 2), ("yellow", 3, 0),
+        ("brown", 3, 6),
+        ("light_green", 3, 4),
+        ("red", 3, 3),
+        ("pink", 3, 3),
+        ("orange", 3, 2),
+        ("yellow", 3, 0),
     ]
     assert (score.crop, score.crop_doubled) == (18, 36)
     assert score.profitable_varieties == ("brown", "light_green", "red", "pink", "orange")
@@ -296,7 +305,11 @@ def test_final_harvest_counts_board_apples():
 
 def test_a_field_used_twice_is_refused():
     error = rule_error(lambda: applejack.check_orchard(orchard(tree(5, red=1), tree(5, red=2))))
-    assert (error.code, error.where, error.facts) == ("field_used_twice", ("orchard", "tiles", 1, "field"), {"field": 5})
+    assert (error.code, error.where, error.facts) == (
+        "field_used_twice",
+        ("orchard", "tiles", 1, "field"),
+        {"field": 5},
+    )
 
 
 @pytest.mark.parametrize(
@@ -354,9 +367,10 @@ def test_variety_names_are_bounded(name):
 def test_board_beehives_sit_on_outer_edges_once():
     error = rule_error(lambda: applejack.check_orchard(orchard(beehives=[BoardBeehive(1, "e", 3)])))
     assert error.code == "board_beehive_inner_edge" and error.facts["outer"] == ["w", "nw", "ne"]
-    assert rule_error(
-        lambda: applejack.check_orchard(orchard(beehives=[BoardBeehive(10, "e", 3)]))
-    ).code == "board_beehive_inner_edge"
+    assert (
+        rule_error(lambda: applejack.check_orchard(orchard(beehives=[BoardBeehive(10, "e", 3)]))).code
+        == "board_beehive_inner_edge"
+    )
     twice = orchard(beehives=[BoardBeehive(1, "w", 3), BoardBeehive(1, "w", 4)])
     assert rule_error(lambda: applejack.check_orchard(twice)).code == "board_beehive_twice"
 

@@ -69,19 +69,14 @@ def reference_areas(orchard, variety):
                     left.discard(other)
                     frontier.append(other)
         groups.append(group)
-    return {
-        (frozenset(f for k, f in g if k == "tile"), frozenset(i for k, i in g if k == "apple"))
-        for g in groups
-    }
+    return {(frozenset(f for k, f in g if k == "tile"), frozenset(i for k, i in g if k == "apple")) for g in groups}
 
 
 @settings(max_examples=300, deadline=None)
 @given(orchards(), st.sampled_from(VARIETIES), st.integers(1, 3))
 def test_areas_match_the_reference_and_partition_the_showing_tiles(orchard, variety, die):
     found = applejack.harvest(orchard, variety, die)
-    assert {(frozenset(a.fields), frozenset(a.board_apples)) for a in found.areas} == reference_areas(
-        orchard, variety
-    )
+    assert {(frozenset(a.fields), frozenset(a.board_apples)) for a in found.areas} == reference_areas(orchard, variety)
     showing = [t.field for t in orchard.tiles if t.shows(variety)]
     listed = [f for a in found.areas for f in a.fields]
     assert sorted(listed) == sorted(showing)  # every showing tile in exactly one area
@@ -100,7 +95,7 @@ def test_areas_match_the_reference_and_partition_the_showing_tiles(orchard, vari
 def test_no_area_touches_another_of_the_same_variety(orchard, variety):
     found = applejack.harvest(orchard, variety, 1).areas
     for i, one in enumerate(found):
-        for other in found[i + 1:]:
+        for other in found[i + 1 :]:
             assert all(hex_distance(a, b) > 1 for a in one.fields for b in other.fields)
             assert not set(one.board_apples) & set(other.board_apples)
 
@@ -154,6 +149,6 @@ def test_varieties_and_their_first_appearances_agree(orchard):
     for variety, path in appearances.items():
         if path[1] == "tiles":
             tile = orchard.tiles[path[2]]
-            assert tile.shows(variety) and not any(t.shows(variety) for t in orchard.tiles[:path[2]])
+            assert tile.shows(variety) and not any(t.shows(variety) for t in orchard.tiles[: path[2]])
         else:
             assert orchard.board_apples[path[3]].variety == variety

@@ -32,16 +32,42 @@ def refusal(call, *args):
 
 @pytest.mark.parametrize(
     "name",
-    ["きらきら", "キラキラ", "kirakira", "KiraKira", "KIRAKIRA", "〈きらきら〉", "〈キラキラ〉",
-     "<kirakira>", "＜ｋｉｒａｋｉｒａ＞", "ｷﾗｷﾗ", " きらきら ", "「きらきら」", "《キラキラ》", "【kirakira】",
-     "『 きらきら 』"],
+    [
+        "きらきら",
+        "キラキラ",
+        "kirakira",
+        "KiraKira",
+        "KIRAKIRA",
+        "〈きらきら〉",
+        "〈キラキラ〉",
+        "<kirakira>",
+        "＜ｋｉｒａｋｉｒａ＞",
+        "ｷﾗｷﾗ",
+        " きらきら ",
+        "「きらきら」",
+        "《キラキラ》",
+        "【kirakira】",
+        "『 きらきら 』",
+    ],
 )
 def test_kirakira_spellings_are_recognised(name):
     assert fbb.is_kirakira(name)
 
 
 @pytest.mark.parametrize(
-    "name", ["きらきら星", "kira", "ぎらぎら", "〈きらきら", "キラ キラ", "kirakira2", "", "〈きらきら」", "<<kirakira>>", "〉きらきら〈"],
+    "name",
+    [
+        "きらきら星",
+        "kira",
+        "ぎらぎら",
+        "〈きらきら",
+        "キラ キラ",
+        "kirakira2",
+        "",
+        "〈きらきら」",
+        "<<kirakira>>",
+        "〉きらきら〈",
+    ],
 )
 def test_other_names_are_not_kirakira(name):
     assert not fbb.is_kirakira(name)
@@ -51,11 +77,13 @@ def test_other_names_are_not_kirakira(name):
 
 
 def test_plain_win_by_score():
-    game = fbb.score_game([
-        player("Aki", 1, ("ほしのかけら", 3), ("ふしぎな石", 4)),
-        player("Ben", 4, ("きらきら", 2), ("はね", 1)),
-        player("Cho", 2),
-    ])
+    game = fbb.score_game(
+        [
+            player("Aki", 1, ("ほしのかけら", 3), ("ふしぎな石", 4)),
+            player("Ben", 4, ("きらきら", 2), ("はね", 1)),
+            player("Cho", 2),
+        ]
+    )
     assert scores_of(game) == [("Aki", 7), ("Ben", 3), ("Cho", 0)]
     assert game.winners == ("Aki",) and game.decided_by == "score"
     assert [p.rank for p in game.players] == [1, 2, 3]
@@ -63,11 +91,13 @@ def test_plain_win_by_score():
 
 
 def test_tie_broken_by_kirakira_even_against_higher_mood():
-    game = fbb.score_game([
-        player("Aki", 4, ("はね", 5)),
-        player("Ben", 1, ("〈きらきら〉", 2), ("石", 3)),
-        player("Cho", 3, ("石", 1)),
-    ])
+    game = fbb.score_game(
+        [
+            player("Aki", 4, ("はね", 5)),
+            player("Ben", 1, ("〈きらきら〉", 2), ("石", 3)),
+            player("Cho", 3, ("石", 1)),
+        ]
+    )
     assert scores_of(game) == [("Aki", 5), ("Ben", 5), ("Cho", 1)]
     assert game.winners == ("Ben",) and game.decided_by == "kirakira"
     assert game.tied == ("Aki", "Ben")
@@ -75,31 +105,37 @@ def test_tie_broken_by_kirakira_even_against_higher_mood():
 
 
 def test_kirakira_outside_the_tie_does_not_matter():
-    game = fbb.score_game([
-        player("Aki", 3, ("はね", 5)),
-        player("Ben", 2, ("石", 5)),
-        player("Cho", 4, ("kirakira", 4)),
-    ])
+    game = fbb.score_game(
+        [
+            player("Aki", 3, ("はね", 5)),
+            player("Ben", 2, ("石", 5)),
+            player("Cho", 4, ("kirakira", 4)),
+        ]
+    )
     assert game.winners == ("Aki",) and game.decided_by == "mood"
     assert game.top_mood == 3
 
 
 def test_tie_without_kirakira_broken_by_mood():
-    game = fbb.score_game([
-        player("Aki", 2, ("はね", 2), ("石", 2)),
-        player("Ben", 3, ("石", 4)),
-    ])
+    game = fbb.score_game(
+        [
+            player("Aki", 2, ("はね", 2), ("石", 2)),
+            player("Ben", 3, ("石", 4)),
+        ]
+    )
     assert game.winners == ("Ben",) and game.decided_by == "mood"
     assert [p.rank for p in game.players] == [2, 1]
 
 
 def test_tie_on_score_and_mood_is_shared():
-    game = fbb.score_game([
-        player("Aki", 3, ("はね", 4)),
-        player("Ben", 3, ("石", 1), ("石", 3)),
-        player("Cho", 1, ("羽", 4)),
-        player("Dan", 3, ("石", 2)),
-    ])
+    game = fbb.score_game(
+        [
+            player("Aki", 3, ("はね", 4)),
+            player("Ben", 3, ("石", 1), ("石", 3)),
+            player("Cho", 1, ("羽", 4)),
+            player("Dan", 3, ("石", 2)),
+        ]
+    )
     assert scores_of(game) == [("Aki", 4), ("Ben", 4), ("Cho", 4), ("Dan", 2)]
     assert game.winners == ("Aki", "Ben") and game.decided_by == "shared"
     assert game.tied == ("Aki", "Ben", "Cho") and game.top_mood == 3
@@ -107,11 +143,13 @@ def test_tie_on_score_and_mood_is_shared():
 
 
 def test_eliminated_player_scores_nothing_and_cannot_win_against_negative_scores():
-    game = fbb.score_game([
-        out("Aki"),
-        player("Ben", 2, ("のろい", -3)),
-        player("Cho", 1, ("のろい", -2), ("石", 1)),
-    ])
+    game = fbb.score_game(
+        [
+            out("Aki"),
+            player("Ben", 2, ("のろい", -3)),
+            player("Cho", 1, ("のろい", -2), ("石", 1)),
+        ]
+    )
     assert scores_of(game) == [("Aki", None), ("Ben", -3), ("Cho", -1)]
     assert game.winners == ("Cho",) and game.decided_by == "score"
     assert [p.rank for p in game.players] == [None, 2, 1]
@@ -198,9 +236,7 @@ def test_player_count_outside_two_to_five_is_refused(count):
 # -- Properties ------------------------------------------------------------------------
 
 hands = st.lists(st.tuples(st.sampled_from(["石", "羽", "きらきら"]), st.integers(-5, 5)), max_size=3)
-players_strategy = st.lists(
-    st.tuples(st.integers(1, 6), st.booleans(), hands), min_size=2, max_size=5
-)
+players_strategy = st.lists(st.tuples(st.integers(1, 6), st.booleans(), hands), min_size=2, max_size=5)
 
 
 def _legal(table):

@@ -27,8 +27,7 @@ from scoring_api.games.pedro.cards import (
     suit_in_play,
 )
 from scoring_api.games.pedro.game import play_game
-from scoring_api.games.pedro.rules import Rules
-from scoring_api.games.pedro.rules import MAX_POINTS
+from scoring_api.games.pedro.rules import MAX_POINTS, Rules
 from scoring_api.games.pedro.scoring import (
     POINT_VALUES,
     POSSIBLE_SPLITS,
@@ -52,17 +51,53 @@ def cards(*texts):
 
 @pytest.mark.parametrize(
     "text, card",
-    [("10H", Card("10", "H")), ("5♦", Card("5", "D")), ("AS", Card("A", "S")), ("as", Card("A", "S")),
-     ("qc", Card("Q", "C")), ("2♠", Card("2", "S")), ("10h", Card("10", "H")), ("j♧", Card("J", "C"))],
+    [
+        ("10H", Card("10", "H")),
+        ("5♦", Card("5", "D")),
+        ("AS", Card("A", "S")),
+        ("as", Card("A", "S")),
+        ("qc", Card("Q", "C")),
+        ("2♠", Card("2", "S")),
+        ("10h", Card("10", "H")),
+        ("j♧", Card("J", "C")),
+    ],
 )
 def test_cards_are_read_in_every_spelling(text, card):
     assert parse_card(text) == card
 
 
-@pytest.mark.parametrize("text", [
-    "1H", "11S", "10", "H", "XS", "AH1", "", "5★", " AH", "AH ", "AH\n", "\nAH", " 10h ", "A H", "10 H",
-    "AH\r", "\tAH", "ＡH", "A♥\ufe0f", "１０H", "1O", "T♠", "01H", "AHH", "HA", "♥A", "AH\x00",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1H",
+        "11S",
+        "10",
+        "H",
+        "XS",
+        "AH1",
+        "",
+        "5★",
+        " AH",
+        "AH ",
+        "AH\n",
+        "\nAH",
+        " 10h ",
+        "A H",
+        "10 H",
+        "AH\r",
+        "\tAH",
+        "ＡH",
+        "A♥\ufe0f",
+        "１０H",
+        "1O",
+        "T♠",
+        "01H",
+        "AHH",
+        "HA",
+        "♥A",
+        "AH\x00",
+    ],
+)
 def test_anything_else_is_refused_naming_the_card(text):
     with pytest.raises(RuleError) as caught:
         parse_card(text, ("cards", 2))
@@ -72,7 +107,30 @@ def test_anything_else_is_refused_naming_the_card(text):
 
 def test_the_spellings_table_reads_exactly_what_the_pattern_matches():
     pattern = re.compile(CARD_PATTERN)
-    alphabet = ["1", "0", "10", "2", "5", "9", "A", "k", "q", "J", "X", "H", "d", "c", "S", "♥", "♢", "♣", "♤", "★", " ", "\n"]
+    alphabet = [
+        "1",
+        "0",
+        "10",
+        "2",
+        "5",
+        "9",
+        "A",
+        "k",
+        "q",
+        "J",
+        "X",
+        "H",
+        "d",
+        "c",
+        "S",
+        "♥",
+        "♢",
+        "♣",
+        "♤",
+        "★",
+        " ",
+        "\n",
+    ]
     for size in (1, 2, 3):
         for parts in itertools.product(alphabet, repeat=size):
             text = "".join(parts)
@@ -81,8 +139,14 @@ def test_the_spellings_table_reads_exactly_what_the_pattern_matches():
                 card = parse_card(text)
             except RuleError:
                 card = None
-            expected = Card(match.group(1).upper(), {"♥": "H", "♢": "D", "♣": "C", "♤": "S"}.get(
-                match.group(2), match.group(2).upper())) if match else None
+            expected = (
+                Card(
+                    match.group(1).upper(),
+                    {"♥": "H", "♢": "D", "♣": "C", "♤": "S"}.get(match.group(2), match.group(2).upper()),
+                )
+                if match
+                else None
+            )
             assert card == expected, text
 
 
@@ -93,15 +157,18 @@ def test_exactly_the_documented_spellings_are_cards():
     suits = {"H": "Hh♥♡", "D": "Dd♦♢", "C": "Cc♣♧", "S": "Ss♠♤"}
     spellings = {
         rank_text + suit_text: Card(rank, suit)
-        for rank, rank_texts in ranks.items() for rank_text in rank_texts
-        for suit, suit_texts in suits.items() for suit_text in suit_texts
+        for rank, rank_texts in ranks.items()
+        for rank_text in rank_texts
+        for suit, suit_texts in suits.items()
+        for suit_text in suit_texts
     }
     assert len(spellings) == 4 * 2 * 4 * 4 + 9 * 1 * 4 * 4 == 272
     assert {text: parse_card(text) for text in spellings} == spellings
     assert set(CARD_SPELLINGS) == set(spellings)
     assert all(re.fullmatch(CARD_PATTERN, text) for text in spellings)
     near_misses = {
-        wrap.format(text) for text in spellings
+        wrap.format(text)
+        for text in spellings
         for wrap in (" {}", "{} ", "{}\n", "\n{}", "{}\r\n", "\t{}", "{}\u200b", "{}\ufe0f", "{0}{0}")
     }
     for text in near_misses:
@@ -121,7 +188,12 @@ def test_suits_are_spelled_as_the_pattern_says():
 
 def test_a_list_of_cards_is_refused_at_its_first_bad_card():
     assert parse_cards(["10h", "5♦", "AS"]) == [Card("10", "H"), Card("5", "D"), Card("A", "S")]
-    for texts, index in ((["AS", "1H", "ZZ"], 1), (["AS", "KS", 5], 2), (["AS", " 5♦ ", "AH"], 1), (["AS", "KS", "AH\n"], 2)):
+    for texts, index in (
+        (["AS", "1H", "ZZ"], 1),
+        (["AS", "KS", 5], 2),
+        (["AS", " 5♦ ", "AH"], 1),
+        (["AS", "KS", "AH\n"], 2),
+    ):
         with pytest.raises(RuleError) as caught:
             parse_cards(texts, ("captured", "NS"))
         assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", index))
@@ -133,7 +205,10 @@ def test_the_in_play_table_is_the_rules_for_every_card_and_trump():
         role = IN_PLAY[trump][card]
         points = points_of(card, trump)
         assert role == (
-            suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points,
+            suit_in_play(card, trump),
+            is_trump(card, trump),
+            strength(card, trump),
+            points,
             point_name(card, trump) if points else None,
         )
     assert sum(role.trump for role in IN_PLAY["H"].values()) == 14  # 13 hearts and the Low Pedro
@@ -294,8 +369,10 @@ def test_points_by_capture_and_the_two_by_deal():
     result = hand_points("S", captured, DEFAULT, two_team="EW")
     assert result.points == {"NS": 2, "EW": 12}
     assert [(str(p.card), p.name, p.reason) for p in result.cards["EW"]] == [
-        ("5C", "low_pedro", "captured"), ("5S", "pedro", "captured"),
-        ("10S", "ten", "captured"), ("2S", "two", "dealt"),
+        ("5C", "low_pedro", "captured"),
+        ("5S", "pedro", "captured"),
+        ("10S", "ten", "captured"),
+        ("2S", "two", "dealt"),
     ]
 
 
@@ -358,10 +435,12 @@ def _splits_by_brute_force():
     values = [1, 1, 1, 1, 5, 5]
     pairs = set()
     for owners in itertools.product(("NS", "EW", None), repeat=len(values)):
-        pairs.add((
-            sum(v for v, owner in zip(values, owners) if owner == "NS"),
-            sum(v for v, owner in zip(values, owners) if owner == "EW"),
-        ))
+        pairs.add(
+            (
+                sum(v for v, owner in zip(values, owners) if owner == "NS"),
+                sum(v for v, owner in zip(values, owners) if owner == "EW"),
+            )
+        )
     return pairs
 
 
@@ -384,10 +463,21 @@ def test_given_points_must_be_a_possible_split_of_the_point_cards():
             assert code == "impossible_points", (ns, ew)
 
 
-@pytest.mark.parametrize("ns, ew, possible", [
-    (4, 9, (0, 5, 10)), (3, 8, (0, 1, 5, 6, 10, 11)), (9, 1, (0, 5)), (0, 0, None), (10, 4, None),
-    (4, 10, None), (7, 7, None), (13, 1, None), (2, 12, None), (8, 4, (0, 1, 5, 6)),
-])
+@pytest.mark.parametrize(
+    "ns, ew, possible",
+    [
+        (4, 9, (0, 5, 10)),
+        (3, 8, (0, 1, 5, 6, 10, 11)),
+        (9, 1, (0, 5)),
+        (0, 0, None),
+        (10, 4, None),
+        (4, 10, None),
+        (7, 7, None),
+        (13, 1, None),
+        (2, 12, None),
+        (8, 4, (0, 1, 5, 6)),
+    ],
+)
 def test_impossible_splits_name_the_possible_totals(ns, ew, possible):
     if possible is None:
         check_points({"NS": ns, "EW": ew})
@@ -454,7 +544,11 @@ def test_failed_bidder_goes_out_is_scored_normally():
 
 @pytest.mark.parametrize(
     "tie_rule, winner, decided_by, next_hand",
-    [("extra_hand", None, None, "extra_hand"), ("bidder_wins", "EW", "tie_rule", None), ("higher_score", "NS", "tie_rule", None)],
+    [
+        ("extra_hand", None, None, "extra_hand"),
+        ("bidder_wins", "EW", "tie_rule", None),
+        ("higher_score", "NS", "tie_rule", None),
+    ],
 )
 def test_both_teams_reach_the_target_in_one_hand(tie_rule, winner, decided_by, next_hand):
     result = settle("EW", 7, {"NS": 95, "EW": 92}, {"NS": 6, "EW": 8}, Rules(tie_rule=tie_rule))
@@ -533,22 +627,22 @@ def test_a_finished_game_takes_no_hand():
 
 def test_a_game_to_100_crossing_into_bidder_goes_out():
     hands = [
-        ("NS", 7, {"NS": 14, "EW": 0}),   # 14 0
-        ("EW", 8, {"NS": 2, "EW": 12}),   # 16 12
+        ("NS", 7, {"NS": 14, "EW": 0}),  # 14 0
+        ("EW", 8, {"NS": 2, "EW": 12}),  # 16 12
         ("NS", 10, {"NS": 4, "EW": 10}),  # 6 22  (NS set, loses 10)
-        ("EW", 9, {"NS": 3, "EW": 11}),   # 9 33
-        ("NS", 7, {"NS": 13, "EW": 1}),   # 22 34
-        ("NS", 7, {"NS": 12, "EW": 2}),   # 34 36
-        ("EW", 7, {"NS": 5, "EW": 9}),    # 39 45
-        ("NS", 8, {"NS": 13, "EW": 1}),   # 52 46
-        ("EW", 8, {"NS": 2, "EW": 12}),   # 54 58
-        ("NS", 7, {"NS": 11, "EW": 3}),   # 65 61
-        ("EW", 7, {"NS": 4, "EW": 10}),   # 69 71
-        ("NS", 9, {"NS": 12, "EW": 2}),   # 81 73
-        ("EW", 7, {"NS": 3, "EW": 11}),   # 84 84
-        ("NS", 7, {"NS": 9, "EW": 5}),    # 93 89
-        ("EW", 7, {"NS": 4, "EW": 10}),   # 97 99 -> both within 7: bidder goes out next
-        ("NS", 8, {"NS": 9, "EW": 5}),    # NS makes its bid: wins at once (106 104)
+        ("EW", 9, {"NS": 3, "EW": 11}),  # 9 33
+        ("NS", 7, {"NS": 13, "EW": 1}),  # 22 34
+        ("NS", 7, {"NS": 12, "EW": 2}),  # 34 36
+        ("EW", 7, {"NS": 5, "EW": 9}),  # 39 45
+        ("NS", 8, {"NS": 13, "EW": 1}),  # 52 46
+        ("EW", 8, {"NS": 2, "EW": 12}),  # 54 58
+        ("NS", 7, {"NS": 11, "EW": 3}),  # 65 61
+        ("EW", 7, {"NS": 4, "EW": 10}),  # 69 71
+        ("NS", 9, {"NS": 12, "EW": 2}),  # 81 73
+        ("EW", 7, {"NS": 3, "EW": 11}),  # 84 84
+        ("NS", 7, {"NS": 9, "EW": 5}),  # 93 89
+        ("EW", 7, {"NS": 4, "EW": 10}),  # 97 99 -> both within 7: bidder goes out next
+        ("NS", 8, {"NS": 9, "EW": 5}),  # NS makes its bid: wins at once (106 104)
     ]
     ledger = play_game(hands, DEFAULT)
     assert [tuple(h.scores_after.values()) for h in ledger.hands][:4] == [(14, 0), (16, 12), (6, 22), (9, 33)]

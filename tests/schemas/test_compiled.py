@@ -23,6 +23,7 @@ from tests.documents import benchmark_request, document
 create_app()  # registers every operation
 OPERATIONS = {op.operation_id: op for op in load_operations()}
 
+
 def outcome(function, data):
     try:
         return "ok", function(data)
@@ -101,24 +102,33 @@ FAST = compiled._schema_loader(SHAPE, SHAPE.unknown)
 def test_a_plain_document_loads_on_the_compiled_road_with_defaults_and_hooks():
     data = {"type": "line", "points": [{"x": 1}, {"x": 9, "label": None}], "tags": {"ab": 2}, "extra": [1, {"z": None}]}
     loaded = FAST(data)
-    assert loaded == {"kind": "line", "points": [Point(1), Point(9)], "tags": {"ab": 2}, "closed": False, "extra": [1, {"z": None}]}
+    assert loaded == {
+        "kind": "line",
+        "points": [Point(1), Point(9)],
+        "tags": {"ab": 2},
+        "closed": False,
+        "extra": [1, {"z": None}],
+    }
     assert loaded == SHAPE.load(data)
     assert FAST({"type": "dot", "points": [{"x": 0}]})["tags"] == {}  # a callable default is called
 
 
-@pytest.mark.parametrize("data", [
-    {"type": "dot", "points": [{"x": 2.0}]},  # 2.0 is 2 for marshmallow: not the compiled road's call
-    {"type": "dot", "points": [{"x": 10}]},  # out of range
-    {"type": "dot", "points": [{"x": True}]},  # a bool is no integer
-    {"type": "dot", "points": []},  # too short
-    {"type": "square", "points": [{"x": 1}]},  # not one of
-    {"kind": "dot", "points": [{"x": 1}]},  # the attribute name is not the data key
-    {"type": "dot", "points": [{"x": 1}], "tags": {"long": 1}},  # key validator
-    {"type": "dot", "points": [{"x": 1}], "closed": "yes"},  # marshmallow's Boolean takes it
-    {"type": None, "points": [{"x": 1}]},  # null where not allowed
-    {"type": "dot", "points": [{"x": 1, "y": 2}]},  # unknown key, nested
-    [{"type": "dot"}],  # not an object
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "dot", "points": [{"x": 2.0}]},  # 2.0 is 2 for marshmallow: not the compiled road's call
+        {"type": "dot", "points": [{"x": 10}]},  # out of range
+        {"type": "dot", "points": [{"x": True}]},  # a bool is no integer
+        {"type": "dot", "points": []},  # too short
+        {"type": "square", "points": [{"x": 1}]},  # not one of
+        {"kind": "dot", "points": [{"x": 1}]},  # the attribute name is not the data key
+        {"type": "dot", "points": [{"x": 1}], "tags": {"long": 1}},  # key validator
+        {"type": "dot", "points": [{"x": 1}], "closed": "yes"},  # marshmallow's Boolean takes it
+        {"type": None, "points": [{"x": 1}]},  # null where not allowed
+        {"type": "dot", "points": [{"x": 1, "y": 2}]},  # unknown key, nested
+        [{"type": "dot"}],  # not an object
+    ],
+)
 def test_anything_unusual_falls_back_to_marshmallow(data):
     with pytest.raises(compiled.Fallback):
         FAST(data)
@@ -148,7 +158,7 @@ def test_exclude_drops_unknown_keys_like_marshmallow():
 
 
 def test_verify_mode_catches_a_compiled_result_that_differs(monkeypatch):
-    monkeypatch.setattr(compiled, "_schema_loader", lambda schema, unknown: (lambda data: {"kind": "dot"}))
+    monkeypatch.setattr(compiled, "_schema_loader", lambda schema, unknown: lambda data: {"kind": "dot"})
     monkeypatch.setattr(compiled, "VERIFY", True)
     with pytest.raises(AssertionError, match="compiled .* != marshmallow"):
         compiled.loader(SHAPE)({"type": "dot", "points": [{"x": 1}]})
@@ -190,21 +200,24 @@ def test_every_inline_form_loads_as_marshmallow_does(data):
     check_load(EDGE, data)
 
 
-@pytest.mark.parametrize("data, road", [
-    ({"open_low": 4, "at_least": 3, "pair": ["a", "b"], "short": "ab", "code": "abc"}, "ok"),
-    ({"open_low": 5}, "fallback"),  # the open upper bound
-    ({"open_low": 0}, "fallback"),  # the open lower bound
-    ({"pair": ["a"]}, "fallback"),
-    ({"code": "ab1"}, "fallback"),
-    ({"kinds": [1, "a", [2, 3]]}, "fallback"),  # a list is unhashable: OneOf refuses it too
-    ({"kinds": [1, "a"]}, "ok"),
-    ({"even": 3}, "ok"),  # marshmallow 4 ignores a validator's False; so does the compiled road
-    ({"point": None, "checked": {"x": 1}, "loose": None, "deep": [[1], [2, 1]], "label": None}, "ok"),
-    ({"checked": {"x": 0}}, "fallback"),
-    ({"anything": {"a": [None]}}, "ok"),
-    ({"few": {"a": 1, "b": 2}}, "ok"),
-    ({"few": {"a": 1, "b": 2, "c": 3}}, "fallback"),
-])
+@pytest.mark.parametrize(
+    "data, road",
+    [
+        ({"open_low": 4, "at_least": 3, "pair": ["a", "b"], "short": "ab", "code": "abc"}, "ok"),
+        ({"open_low": 5}, "fallback"),  # the open upper bound
+        ({"open_low": 0}, "fallback"),  # the open lower bound
+        ({"pair": ["a"]}, "fallback"),
+        ({"code": "ab1"}, "fallback"),
+        ({"kinds": [1, "a", [2, 3]]}, "fallback"),  # a list is unhashable: OneOf refuses it too
+        ({"kinds": [1, "a"]}, "ok"),
+        ({"even": 3}, "ok"),  # marshmallow 4 ignores a validator's False; so does the compiled road
+        ({"point": None, "checked": {"x": 1}, "loose": None, "deep": [[1], [2, 1]], "label": None}, "ok"),
+        ({"checked": {"x": 0}}, "fallback"),
+        ({"anything": {"a": [None]}}, "ok"),
+        ({"few": {"a": 1, "b": 2}}, "ok"),
+        ({"few": {"a": 1, "b": 2, "c": 3}}, "fallback"),
+    ],
+)
 def test_inline_forms_take_the_right_road(data, road):
     assert check_load(EDGE, data) == road
 
@@ -251,9 +264,17 @@ class HookSchema(Schema):
 def test_post_load_hooks_get_their_keywords_unless_they_never_read_them():
     schema = HookSchema()
     fast = compiled._schema_loader(schema, schema.unknown)
-    assert fast({"n": 1}) == schema.load({"n": 1}) == {
-        "n": 1, "quiet": True, "many": False, "unknown": "raise", "keys": ["n"],
-    }
+    assert (
+        fast({"n": 1})
+        == schema.load({"n": 1})
+        == {
+            "n": 1,
+            "quiet": True,
+            "many": False,
+            "unknown": "raise",
+            "keys": ["n"],
+        }
+    )
     assert "(result)" in fast.__source__
     assert "(result, data, many=False, partial=None, unknown='raise')" in fast.__source__
     assert compiled._ignores_keywords(schema.quiet) and not compiled._ignores_keywords(schema.loud)

@@ -45,8 +45,12 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
             continue
         if not rules.min_bid <= call <= rules.max_bid:
             raise RuleError(
-                "bid_out_of_range", where, seat=seat, amount=call,
-                min_bid=rules.min_bid, max_bid=rules.max_bid,
+                "bid_out_of_range",
+                where,
+                seat=seat,
+                amount=call,
+                min_bid=rules.min_bid,
+                max_bid=rules.max_bid,
             )
         if high is not None and call <= high.call:
             raise RuleError("bid_too_low", where, seat=seat, amount=call, high_seat=high.seat, high=high.call)

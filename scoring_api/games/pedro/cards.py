@@ -120,10 +120,7 @@ def _spellings() -> dict[str, Card]:
     for symbol, suit in SUIT_SYMBOLS.items():
         suits[suit].append(symbol)
     return {
-        rank_text + suit_text: card
-        for card in DECK
-        for rank_text in ranks[card.rank]
-        for suit_text in suits[card.suit]
+        rank_text + suit_text: card for card in DECK for rank_text in ranks[card.rank] for suit_text in suits[card.suit]
     }
 
 
@@ -145,7 +142,10 @@ class CardInPlay(NamedTuple):
 def _in_play(card: Card, trump: str) -> CardInPlay:
     points = points_of(card, trump)
     return CardInPlay(
-        suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points,
+        suit_in_play(card, trump),
+        is_trump(card, trump),
+        strength(card, trump),
+        points,
         point_name(card, trump) if points else None,
     )
 

@@ -27,8 +27,11 @@ def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> Gam
     for index, (team, bid, points) in enumerate(hands):
         if over:
             raise RuleError(
-                "hand_after_game_over", ("hands", index),
-                hand=index + 1, winner=ledger[-1].winner, after=index,
+                "hand_after_game_over",
+                ("hands", index),
+                hand=index + 1,
+                winner=ledger[-1].winner,
+                after=index,
             )
         result = settle(team, bid, scores, points, rules)
         ledger.append(result)

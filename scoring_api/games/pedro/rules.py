@@ -22,14 +22,17 @@ class Rules:
     bidder_out_margin: int = 7
     tie_rule: str = "extra_hand"
 
-    def check(self, where: tuple = ("rules",)) -> "Rules":
+    def check(self, where: tuple = ("rules",)) -> Rules:
         """Refuse options that contradict each other (each alone is bounded by the schema)."""
         if self.min_bid > self.max_bid:
             raise RuleError("min_above_max", where + ("min_bid",), min_bid=self.min_bid, max_bid=self.max_bid)
         if not self.min_bid <= self.dealer_forced_bid <= self.max_bid:
             raise RuleError(
-                "forced_bid_outside", where + ("dealer_forced_bid",),
-                bid=self.dealer_forced_bid, min_bid=self.min_bid, max_bid=self.max_bid,
+                "forced_bid_outside",
+                where + ("dealer_forced_bid",),
+                bid=self.dealer_forced_bid,
+                min_bid=self.min_bid,
+                max_bid=self.max_bid,
             )
         return self
 

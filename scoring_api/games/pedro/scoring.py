@@ -41,8 +41,7 @@ def _point_cards(trump: str) -> list[PointCard]:
     """The six point cards of a trump, as captured, in the order a team's list shows them:
     most points first, then by name."""
     captured = [
-        PointCard(card, role.points, role.name, "captured")
-        for card, role in IN_PLAY[trump].items() if role.points
+        PointCard(card, role.points, role.name, "captured") for card, role in IN_PLAY[trump].items() if role.points
     ]
     return sorted(captured, key=lambda p: (-p.points, p.name))
 
@@ -55,14 +54,11 @@ POINT_CARDS_BUT_TWO = {trump: cards[:-1] for trump, cards in POINT_CARDS.items()
 TWOS = {trump: Card("2", trump) for trump in SUITS}
 #: ``TWO_POINT_CARDS[trump][rule]``: the 2 of trump scored apart, by rule dealt or played.
 TWO_POINT_CARDS = {
-    trump: {rule: PointCard(TWOS[trump], 1, "two", rule) for rule in ("dealt", "played")}
-    for trump in SUITS
+    trump: {rule: PointCard(TWOS[trump], 1, "two", rule) for rule in ("dealt", "played")} for trump in SUITS
 }
 
 
-def hand_points(
-    trump: str, captured: dict[str, list[Card]], rules: Rules, two_team: str | None = None
-) -> HandPoints:
+def hand_points(trump: str, captured: dict[str, list[Card]], rules: Rules, two_team: str | None = None) -> HandPoints:
     """Each team's points from the cards it captured.
 
     ``two_team`` is the team dealt the 2 of trump (rule ``dealt``) or the team of the player
@@ -108,9 +104,7 @@ def _refuse_captured_twice(captured: dict[str, list[Card]]) -> None:
     for team in TEAMS:
         for index, card in enumerate(captured.get(team, [])):
             if card in owner:
-                raise RuleError(
-                    "captured_twice", ("captured", team, index), card=str(card), team=owner[card]
-                )
+                raise RuleError("captured_twice", ("captured", team, index), card=str(card), team=owner[card])
             owner[card] = team
 
 
@@ -131,10 +125,7 @@ def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[i
 #: ``POSSIBLE_SPLITS``: :func:`possible_splits` of the six point cards, computed once.
 POSSIBLE_SPLITS = possible_splits()
 #: ``POSSIBLE_EW[ns]``: the EW totals possible beside an NS total, in order.
-POSSIBLE_EW = {
-    ns: tuple(sorted(ew for other, ew in POSSIBLE_SPLITS if other == ns))
-    for ns in range(MAX_POINTS + 1)
-}
+POSSIBLE_EW = {ns: tuple(sorted(ew for other, ew in POSSIBLE_SPLITS if other == ns)) for ns in range(MAX_POINTS + 1)}
 
 
 def check_points(points: dict[str, int]) -> None:
@@ -146,8 +137,12 @@ def check_points(points: dict[str, int]) -> None:
         raise RuleError("too_many_points", ("points",), total=total, limit=MAX_POINTS)
     if (points["NS"], points["EW"]) not in POSSIBLE_SPLITS:
         raise RuleError(
-            "impossible_points", ("points",), NS=points["NS"], EW=points["EW"],
-            possible=POSSIBLE_EW[points["NS"]], values=POINT_VALUES,
+            "impossible_points",
+            ("points",),
+            NS=points["NS"],
+            EW=points["EW"],
+            possible=POSSIBLE_EW[points["NS"]],
+            values=POINT_VALUES,
         )
 
 
@@ -183,19 +178,17 @@ def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> No
     """A hand can only be played while the game is undecided: nobody at the target, or
     both there waiting for the tie rule's extra hand."""
     ns_reached, ew_reached = scores["NS"] >= rules.target, scores["EW"] >= rules.target
-    if ns_reached != ew_reached or (ns_reached and not _tie_continues(scores, rules)):  # one there, or both and no extra hand
+    if ns_reached != ew_reached or (
+        ns_reached and not _tie_continues(scores, rules)
+    ):  # one there, or both and no extra hand
         raise RuleError("game_already_over", where, target=rules.target, NS=scores["NS"], EW=scores["EW"])
 
 
 def _tie_continues(scores: dict[str, int], rules: Rules) -> bool:
-    return rules.tie_rule == "extra_hand" or (
-        rules.tie_rule == "higher_score" and scores["NS"] == scores["EW"]
-    )
+    return rules.tie_rule == "extra_hand" or (rules.tie_rule == "higher_score" and scores["NS"] == scores["EW"])
 
 
-def settle(
-    bid_team: str, bid: int, scores_before: dict[str, int], points: dict[str, int], rules: Rules
-) -> Settlement:
+def settle(bid_team: str, bid: int, scores_before: dict[str, int], points: dict[str, int], rules: Rules) -> Settlement:
     """Apply one hand's points to the scores and decide whether the game is over.
 
     The extra hand played after both teams reached the target (its ``scores_before`` both
@@ -226,8 +219,18 @@ def settle(
     else:
         next_hand = "normal"
     return Settlement(
-        bid_team, bid, points, made, deltas, scores_before, after,
-        going_out, winner is not None, winner, decided_by, next_hand,
+        bid_team,
+        bid,
+        points,
+        made,
+        deltas,
+        scores_before,
+        after,
+        going_out,
+        winner is not None,
+        winner,
+        decided_by,
+        next_hand,
     )
 
 

@@ -60,9 +60,7 @@ def winning_play(plays: list[tuple[str, Card]], trump: str) -> tuple[str, Card]:
     return best
 
 
-def play_trick(
-    trump: str, leader: str, cards: list[Card], hands: dict[str, list[Card]] | None = None
-) -> TrickResult:
+def play_trick(trump: str, leader: str, cards: list[Card], hands: dict[str, list[Card]] | None = None) -> TrickResult:
     """Who wins four cards played from ``leader`` clockwise; with the players' hands (as
     they were before this trick), every card is checked against the hand and the rule."""
     if len(set(cards)) < len(cards):
@@ -99,6 +97,11 @@ def _check_follow(plays, hands: dict[str, list[Card]], trump: str) -> None:
         if not may_play(card, hand, None if index == 0 else led, trump):
             allowed = [str(held) for held in hand if may_play(held, hand, led, trump)]
             raise RuleError(
-                "must_follow", ("cards", index), seat=seat, card=str(card),
-                led=str(led), trump=trump, allowed=" ".join(allowed),
+                "must_follow",
+                ("cards", index),
+                seat=seat,
+                card=str(card),
+                led=str(led),
+                trump=trump,
+                allowed=" ".join(allowed),
             )
