@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .errors import RuleError
 
@@ -207,7 +207,9 @@ def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
     if ones < 18:
         return _FEW_ONES_SPLITS[parity][ones]
     sixes = (ones - 12) // 6
-    singles, pairs, triples = _FEW_ONES_SPLITS[parity][ones - 6 * sixes]
+    few = _FEW_ONES_SPLITS[parity][ones - 6 * sixes]
+    assert few is not None  # 12 to 17 ones always split, whatever the parity (see _FEW_ONES_SPLITS)
+    singles, pairs, triples = few
     return singles, pairs, triples + 2 * sixes
 
 
@@ -225,9 +227,12 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
     if not ones:  # every 2 and 3 stands alone
         if parity is not None and (twos + threes) % 2 != parity:
             return None
-        return 2**twos * 3**threes, [(2,)] * twos + [(3,)] * threes
+        alone: list[Group] = [(2,)] * twos
+        alone += [(3,)] * threes
+        return 2**twos * 3**threes, alone
     ones_parity = None if parity is None else (parity - twos - threes) % 2
-    best_value, best = 0, None
+    best_value = 0
+    best: tuple[tuple[int, int, int], int, int] | None = None
     for joined in range(min(ones, twos + threes) + 1):
         split = _ones_split(ones - joined, ones_parity)
         if split is None:
@@ -240,6 +245,7 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
             best_value, best = value, (split, with_two, with_three)
     if not best_value:
         return None
+    assert best is not None  # set together with best_value, which is no longer 0
     split, with_two, with_three = best
     return best_value, _core_groups(split, with_two, with_three, twos, threes)
 
@@ -248,7 +254,7 @@ def _core_groups(split: tuple[int, int, int], with_two: int, with_three: int, tw
     """The core groups, in ascending order: the pure-1 groups of ``split``, ``with_two``
     groups ``{1,2}``, ``with_three`` groups ``{1,3}``, and the other 2s and 3s alone."""
     singles, pairs, triples = split
-    groups = [(1,)] * singles
+    groups: list[Group] = [(1,)] * singles
     groups += [(1, 1)] * pairs
     groups += [(1, 1, 1)] * triples
     groups += [(1, 2)] * with_two
@@ -285,11 +291,15 @@ def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int,
     if cards == 0:
         return 0, []
     if not negative:
-        return _core(ones, twos, threes, None)
+        core = _core(ones, twos, threes, None)
+        assert core is not None  # without a parity constraint some partition always exists
+        return core
     if cards == 1:
         group = (1,) * ones + (2,) * twos + (3,) * threes
         return group[0], [group]
-    best_value, groups, best_extra = 0, [], None
+    best_value = 0
+    groups: list[Group] = []
+    best_extra: Group | None = None
     found = _core(ones, twos, threes, 0)
     if found is not None:
         best_value, groups = found
@@ -380,7 +390,10 @@ def _one_set_scores(color: str) -> dict[tuple[int, int, int], ColorScore]:
     of the colour holds, keyed by those counts."""
     sign = SIGNS[color]
     copies = [DECK[color].get(magnitude * sign, 0) for magnitude in (1, 2, 3)]
-    return {counts: _search_color(color, *counts) for counts in itertools.product(*(range(n + 1) for n in copies))}
+    return {
+        cast("tuple[int, int, int]", counts): _search_color(color, *counts)
+        for counts in itertools.product(*(range(n + 1) for n in copies))
+    }
 
 
 #: Every colour's score for every hand of that colour ONE set allows (module docstring,

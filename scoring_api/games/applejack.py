@@ -24,6 +24,7 @@ Decisions where the rules are silent (also in the rules file where it decides):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
@@ -177,6 +178,7 @@ def _check_pasture(tile: Tile) -> None:
 def _check_beehives(tile: Tile) -> None:
     """A tree tile's beehive edges are distinct and carry the tile's price."""
     edges = tile.beehives
+    assert edges is not None  # only called for a tile whose beehives are stated and not empty
     if len(set(edges)) < len(edges):
         index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
         raise ApplejackError("beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index])
@@ -362,7 +364,7 @@ def _board_apples_by_variety(orchard: Orchard) -> dict[str, BoardApples]:
     return printed
 
 
-def _board_links(counts: dict[int, int], printed: BoardApples):
+def _board_links(counts: dict[int, int], printed: Sequence[tuple[int, tuple[int, ...]]]):
     """Side B (decision): each board apple joins every touching tile showing its variety.
 
     Returns ``(links, joined_at, lone)``: field -> the fields linked to it (shared edges,
@@ -387,7 +389,7 @@ def _board_links(counts: dict[int, int], printed: BoardApples):
     return links, joined_at, lone
 
 
-def _harvest(variety: str, die: int, counts: dict[int, int], printed: BoardApples) -> Harvest:
+def _harvest(variety: str, die: int, counts: dict[int, int], printed: Sequence[tuple[int, tuple[int, ...]]]) -> Harvest:
     """Rules, "Harvest": the maximal groups of tiles showing ``variety`` (``counts``:
     field -> apples) joined by shared edges (a tile without it, a pasture or an empty field
     breaks an area), each board apple of ``variety`` (``printed``) joined to every
@@ -527,6 +529,8 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
     check_placement(orchard, tile, pay)
     if not pay:
         return Placement(tile.field, True, 0, PASTURE_BONUS, (), 0, PASTURE_BONUS)
+    # check_placement raised unless a bought tile states its price and (non-empty) beehives
+    assert tile.price is not None and tile.beehives is not None
     connections = []
     for edge in tile.beehives:
         beyond = board.neighbour(tile.field, edge)
@@ -547,6 +551,8 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
                 placed=tile.field,
             )
         if board.OPPOSITE[edge] in other.beehives:
+            # its beehives are not empty, so check_orchard's _check_beehives required its price
+            assert other.price is not None
             connections.append(Connection(edge, beyond, tile.price, other.price))
     beehive_honey = sum([c.honey for c in connections])
     cost = tile.price

@@ -44,7 +44,7 @@ KIRAKIRA = "きらきら"
 #: Its accepted spellings once folded (NFKC, case-folded, brackets removed): :func:`is_kirakira`.
 KIRAKIRA_SPELLINGS = frozenset({"きらきら", "キラキラ", "kirakira"})
 _BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
-_CLOSING = {opening: closing for opening, closing in _BRACKETS}  # opening -> closing
+_CLOSING = {pair[0]: pair[1] for pair in _BRACKETS}  # opening -> closing (each pair is two characters)
 
 
 @lru_cache(maxsize=1024)
@@ -258,7 +258,11 @@ def score_game(players: list[Player]) -> GameScore:
         keys.append(None if eliminated else (-sum(map(POINTS, treasures)), p != holder, -mood))
     ordered = sorted(filter(None, keys))  # the scoring players' keys, best first
     best = ordered[0] if ordered else None
-    scores, ranks, out, tied, winners = [], [], [], [], []
+    scores: list[int | None] = []
+    ranks: list[int | None] = []
+    out: list[str] = []
+    tied: list[str] = []
+    winners: list[str] = []
     top_mood = None
     for (name, mood, _, _), key in zip(players, keys):
         if key is None:
@@ -266,6 +270,7 @@ def score_game(players: list[Player]) -> GameScore:
             ranks.append(None)
             out.append(name)
             continue
+        assert best is not None  # key is a scoring player's, so ``ordered`` is not empty
         scores.append(-key[0])
         ranks.append(1 + bisect_left(ordered, key))
         if key[0] == best[0]:  # at the top score

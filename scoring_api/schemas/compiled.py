@@ -27,7 +27,7 @@ from __future__ import annotations
 import dis
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
@@ -131,8 +131,8 @@ def _deserialize(field: fields.Field, value, key=None, data=None):
 def _load_function(source: Source, schema: Schema, unknown: str) -> str:
     """The name of the function that loads one object of ``schema`` (written once per
     schema instance and ``unknown``)."""
-    key = ("load", id(schema), unknown)
-    name, new = source.function(key, schema)
+    cache_key = ("load", id(schema), unknown)
+    name, new = source.function(cache_key, schema)
     if not new:
         return name
     hooks = schema._hooks
@@ -155,7 +155,8 @@ def _load_function(source: Source, schema: Schema, unknown: str) -> str:
         known = frozenset(_data_key(field, attr) for attr, field in schema.load_fields.items())
         test += f" or not {source.ref(known, 'known')}.issuperset(data)"
     lines += [f"    if {test}:", "        raise Fallback", "    get = data.get"]
-    literal, later = [], []  # fields always in the result (in order), then conditional ones
+    literal: list[str] = []
+    later: list[str] = []  # fields always in the result (in order), then conditional ones
     for index, (attr, field) in enumerate(schema.load_fields.items()):
         key = _data_key(field, attr)
         target = repr(field.attribute or attr)
@@ -207,7 +208,8 @@ def _load_expression(source: Source, field: fields.Field, value: str) -> str | N
         other = f"_none({value})" if field.allow_none else "_fail()"
         return f"({value} if {test} else {other})"
     if _nested_one(field) and not field.validators and not field.allow_none:
-        return f"{_load_function(source, field.schema, field.unknown or field.schema.unknown)}({value})"
+        nested = cast(fields.Nested, field)  # _nested_one: exactly a Nested
+        return f"{_load_function(source, nested.schema, nested.unknown or nested.schema.unknown)}({value})"
     body = _load_body(source, field)
     if body is None:
         return None
@@ -238,18 +240,21 @@ def _load_body(source: Source, field: fields.Field) -> list[str] | None:
     if kind in _RAW:
         return []
     if kind in _LISTS:
-        item = _load_expression(source, field.inner, "y")
+        inner = cast(fields.List, field).inner  # a List or ItemList (a List)
+        item = _load_expression(source, inner, "y")
         if item is None:
-            item = f"{source.ref(_deserialize, 'deserialize')}({source.ref(field.inner, 'field')}, y)"
+            item = f"{source.ref(_deserialize, 'deserialize')}({source.ref(inner, 'field')}, y)"
         return ["if type(x) is not list:", "    raise Fallback", f"x = [{item} for y in x]"]
     if kind is fields.Dict:
-        key = _load_expression(source, field.key_field, "k") if field.key_field else "k"
-        item = _load_expression(source, field.value_field, "y") if field.value_field else "y"
+        mapping = cast(fields.Dict, field)
+        key = _load_expression(source, mapping.key_field, "k") if mapping.key_field else "k"
+        item = _load_expression(source, mapping.value_field, "y") if mapping.value_field else "y"
         if key is None or item is None:
             return None
         return ["if type(x) is not dict:", "    raise Fallback", f"x = {{{key}: {item} for k, y in x.items()}}"]
     if _nested_one(field):
-        return [f"x = {_load_function(source, field.schema, field.unknown or field.schema.unknown)}(x)"]
+        nested = cast(fields.Nested, field)  # _nested_one: exactly a Nested
+        return [f"x = {_load_function(source, nested.schema, nested.unknown or nested.schema.unknown)}(x)"]
     return None
 
 

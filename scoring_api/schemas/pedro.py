@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import cast
+
 from marshmallow import ValidationError, fields, post_load, validate
 
 from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_PATTERN, SUIT_SPELLINGS, TEAMS
@@ -29,8 +32,9 @@ class FullMatch(validate.Regexp):
     as ``pattern`` (JSON Schema's ``$`` is the end of the text, so the two agree); the
     compiled loader, which inlines only a plain ``Regexp``, calls it as it is."""
 
-    def __call__(self, value: str) -> str:
-        if self.regex.fullmatch(value) is None:
+    # marshmallow's Regexp.__call__ is overloaded for str and bytes; these schemas validate text only
+    def __call__(self, value: str) -> str:  # type: ignore[override]
+        if cast("re.Pattern[str]", self.regex).fullmatch(value) is None:
             raise ValidationError(self._format_error(value))
         return value
 

@@ -7,7 +7,7 @@ dealer must bid the forced amount (7 by default). The high bidder names trump.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ..errors import RuleError
 from .cards import SEATS_FROM, TEAM_OF, next_seat
@@ -43,7 +43,8 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
             return AuctionResult(seat, TEAM_OF[seat], call, True, seated)
         if call == PASS:
             continue
-        if not rules.min_bid <= call <= rules.max_bid:
+        bid = cast(int, call)  # any call but "pass" is an amount (the schema admits no other text)
+        if not rules.min_bid <= bid <= rules.max_bid:
             raise RuleError(
                 "bid_out_of_range",
                 where,
@@ -52,7 +53,8 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
                 min_bid=rules.min_bid,
                 max_bid=rules.max_bid,
             )
-        if high is not None and call <= high.call:
+        if high is not None and bid <= cast(int, high.call):
             raise RuleError("bid_too_low", where, seat=seat, amount=call, high_seat=high.seat, high=high.call)
         high = seated[index]
-    return AuctionResult(high.seat, TEAM_OF[high.seat], high.call, False, seated)
+    assert high is not None  # the fourth call returned above if nobody had bid
+    return AuctionResult(high.seat, TEAM_OF[high.seat], cast(int, high.call), False, seated)

@@ -16,7 +16,8 @@ wins; set: the other team wins).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, cast
 
 from ..errors import RuleError
 from .cards import IN_PLAY, OTHER_TEAM, SUITS, TEAMS, Card
@@ -40,8 +41,10 @@ class HandPoints(NamedTuple):
 def _point_cards(trump: str) -> list[PointCard]:
     """The six point cards of a trump, as captured, in the order a team's list shows them:
     most points first, then by name."""
-    captured = [
-        PointCard(card, role.points, role.name, "captured") for card, role in IN_PLAY[trump].items() if role.points
+    captured = [  # a card with points has a point name (cards.point_name)
+        PointCard(card, role.points, cast(str, role.name), "captured")
+        for card, role in IN_PLAY[trump].items()
+        if role.points
     ]
     return sorted(captured, key=lambda p: (-p.points, p.name))
 
@@ -206,6 +209,8 @@ def settle(bid_team: str, bid: int, scores_before: dict[str, int], points: dict[
     after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
+    winner: str | None
+    decided_by: str | None
     if extra_hand(scores_before, rules):  # the extra hand decides: no second one
         winner, decided_by = (bid_team if made else other), "extra_hand"
     else:
@@ -249,7 +254,7 @@ def _winner(
         if rules.tie_rule == "bidder_wins":
             return bid_team, "tie_rule"
         if rules.tie_rule == "higher_score" and after["NS"] != after["EW"]:
-            return max(TEAMS, key=after.get), "tie_rule"
+            return max(TEAMS, key=cast("Callable[[str], int]", after.get)), "tie_rule"
         return None, None
     for team in TEAMS:
         if after[team] >= rules.target:

@@ -8,7 +8,8 @@ highest card of the led suit. The Low Pedro is a trump, never a card of its prin
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, cast
 
 from ..errors import RuleError
 from .cards import IN_PLAY, SEATS_FROM, TEAM_OF, Card
@@ -46,17 +47,19 @@ def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool
     return not any(roles[held].suit == led_suit or roles[held].trump for held in hand)
 
 
-def winning_play(plays: list[tuple[str, Card]], trump: str) -> tuple[str, Card]:
+def winning_play(plays: Sequence[tuple[str, Card]], trump: str) -> tuple[str, Card]:
     """The highest trump, else the highest card of the led suit."""
     roles = IN_PLAY[trump]
     led_suit = roles[plays[0][1]].suit
-    best, best_rank = None, None
+    best: tuple[str, Card] | None = None
+    best_rank: tuple[bool, int] | None = None
     for play in plays:
         role = roles[play[1]]
         if role.trump or role.suit == led_suit:  # a card of another suit cannot win
             rank = (role.trump, role.strength)  # any trump above the led suit
-            if best is None or rank > best_rank:
+            if best is None or rank > cast("tuple[bool, int]", best_rank):  # set together with best
                 best, best_rank = play, rank
+    assert best is not None  # the led card itself is of the led suit (or a trump)
     return best
 
 
@@ -89,13 +92,13 @@ def _check_follow(plays, hands: dict[str, list[Card]], trump: str) -> None:
             seen[card] = seat
     led = plays[0][1]
     for index, (seat, card) in enumerate(plays):
-        hand = hands.get(seat)
-        if hand is None:
+        stated = hands.get(seat)
+        if stated is None:
             continue
-        if card not in hand:
+        if card not in stated:
             raise RuleError("card_not_in_hand", ("cards", index), seat=seat, card=str(card))
-        if not may_play(card, hand, None if index == 0 else led, trump):
-            allowed = [str(held) for held in hand if may_play(held, hand, led, trump)]
+        if not may_play(card, stated, None if index == 0 else led, trump):
+            allowed = [str(held) for held in stated if may_play(held, stated, led, trump)]
             raise RuleError(
                 "must_follow",
                 ("cards", index),
