@@ -38,8 +38,8 @@ def fake_model():
     model.stop()
 
 
-@pytest.fixture
-def chat_app(fake_model):
+def make_chat_app(fake_model, **settings):
+    """An app whose chat talks to ``fake_model``; ``settings`` override the test defaults."""
     return create_app(
         {
             "TESTING": True,
@@ -49,8 +49,14 @@ def chat_app(fake_model):
             "CHAT_TIMEOUT": 1.0,
             "CHAT_MAX_RETRIES": 0,
             "CHAT_MAX_ROUNDS": 4,
+            **settings,
         }
     )
+
+
+@pytest.fixture
+def chat_app(fake_model):
+    return make_chat_app(fake_model)
 
 
 @pytest.fixture

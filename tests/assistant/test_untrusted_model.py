@@ -8,8 +8,7 @@ import time
 
 import pytest
 
-from scoring_api import create_app
-from tests.conftest import API_KEY
+from tests.conftest import API_KEY, make_chat_app
 from tests.fake_openai import calls, hang, raw, raw_message, reply, status
 
 BAD_RESPONSE = {
@@ -22,21 +21,6 @@ APERO = {"players": [{"name": "A", "cards": [{"color": "red", "value": 3}]}]}
 def ask(client, text="?", lang=None):
     url = "/api/v1/chat" + (f"?lang={lang}" if lang else "")
     return client.post(url, json={"messages": [{"role": "user", "content": text}]})
-
-
-def chat_app(fake_model, **settings):
-    return create_app(
-        {
-            "TESTING": True,
-            "OPENAI_BASE_URL": fake_model.base_url,
-            "OPENAI_API_KEY": API_KEY,
-            "OPENAI_MODEL": "fake-model",
-            "CHAT_TIMEOUT": 1.0,
-            "CHAT_MAX_RETRIES": 0,
-            "CHAT_MAX_ROUNDS": 4,
-            **settings,
-        }
-    )
 
 
 def tool_messages(request):
@@ -147,7 +131,7 @@ def test_64_kib_of_arguments_is_refused_unread(chat_client, fake_model):
 
 
 def test_the_argument_bound_is_the_rest_body_limit(fake_model):
-    client = chat_app(fake_model, MAX_CONTENT_LENGTH=1024).test_client()
+    client = make_chat_app(fake_model, MAX_CONTENT_LENGTH=1024).test_client()
     fake_model.play(calls(("score_apero", json.dumps({"players": [], "pad": "x" * 1100}))), reply("ok"))
     [call] = ask(client, lang="en").get_json()["tool_calls"]
     assert call["result"]["error"]["message"] == "The tool arguments are longer than 1024 bytes, so they were not read."
@@ -237,7 +221,7 @@ def test_at_most_eight_calls_run_per_round_and_every_call_gets_its_tool_message(
 
 
 def test_the_call_limit_is_a_setting(fake_model):
-    client = chat_app(fake_model, CHAT_MAX_TOOL_CALLS=1).test_client()
+    client = make_chat_app(fake_model, CHAT_MAX_TOOL_CALLS=1).test_client()
     fake_model.play(
         calls(("applejack_starting_honey", {"players": 2}), ("applejack_starting_honey", {"players": 3})), reply("ok")
     )
@@ -271,7 +255,7 @@ def test_a_tool_result_over_8_kib_goes_back_as_a_short_error(chat_client, fake_m
 
 
 def test_the_result_limit_is_a_setting(fake_model):
-    client = chat_app(fake_model, CHAT_TOOL_RESULT_LIMIT=1024).test_client()
+    client = make_chat_app(fake_model, CHAT_TOOL_RESULT_LIMIT=1024).test_client()
     two_hands = {"hands": PEDRO_GAME["hands"][:2]}
     fake_model.play(calls(("pedro_game", two_hands)), reply("ok"))
     [call] = ask(client).get_json()["tool_calls"]
@@ -288,7 +272,7 @@ def test_max_tokens_is_sent_with_every_request(chat_client, fake_model):
     assert ask(chat_client).status_code == 200
     assert [r["max_tokens"] for r in fake_model.requests] == [1024, 1024]
     fake_model.play(reply("はい"))
-    ask(chat_app(fake_model, CHAT_MAX_TOKENS=64).test_client())
+    ask(make_chat_app(fake_model, CHAT_MAX_TOKENS=64).test_client())
     assert fake_model.requests[0]["max_tokens"] == 64
 
 
@@ -296,7 +280,7 @@ def test_max_tokens_is_sent_with_every_request(chat_client, fake_model):
 
 
 def test_a_hanging_model_meets_the_chat_deadline(fake_model):
-    client = chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_RETRIES=1).test_client()
+    client = make_chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_RETRIES=1).test_client()
     fake_model.play(hang(), forever=True)
     started = time.monotonic()
     response = ask(client, lang="en")
@@ -315,7 +299,7 @@ def test_a_hanging_model_meets_the_chat_deadline(fake_model):
 
 
 def test_the_deadline_message_in_japanese(fake_model):
-    client = chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5).test_client()
+    client = make_chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5).test_client()
     fake_model.play(hang())
     error = ask(client).get_json()["error"]
     assert (
@@ -329,7 +313,7 @@ def test_the_deadline_covers_all_rounds(fake_model):
         time.sleep(0.4)
         return calls(("applejack_starting_honey", {"players": 2}))["message"]
 
-    client = chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_ROUNDS=10).test_client()
+    client = make_chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_ROUNDS=10).test_client()
     fake_model.play(slow_call, forever=True)
     started = time.monotonic()
     response = ask(client)
@@ -339,7 +323,7 @@ def test_the_deadline_covers_all_rounds(fake_model):
 
 
 def test_retries_stop_before_the_deadline(fake_model):
-    client = chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_RETRIES=5).test_client()
+    client = make_chat_app(fake_model, CHAT_DEADLINE=1, CHAT_TIMEOUT=5, CHAT_MAX_RETRIES=5).test_client()
     fake_model.play(status(503), forever=True)
     started = time.monotonic()
     response = ask(client, lang="en")
@@ -371,7 +355,7 @@ def test_log_lines_name_only_tool_round_and_outcome(chat_client, fake_model, cap
 
 def test_a_failed_chat_logs_its_code_only(fake_model, caplog):
     caplog.set_level(logging.INFO)
-    client = chat_app(fake_model).test_client()
+    client = make_chat_app(fake_model).test_client()
     fake_model.play(status(500))
     ask(client, "秘密の質問")
     lines = [r.getMessage() for r in caplog.records if r.name.startswith("scoring_api")]
