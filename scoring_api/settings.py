@@ -20,9 +20,6 @@ from urllib.parse import urlsplit
 
 PREFIX = "SCORING_"
 
-#: The model behind the chat: any OpenAI-compatible endpoint, from the environment only.
-MODEL_SETTINGS = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL")
-
 
 class SettingsError(ValueError):
     """A setting the service cannot start with; the message names its variable."""
@@ -46,9 +43,8 @@ def _integer(low: int, high: int, unit: str = "") -> Callable[[Any], str | None]
 
 def _seconds(low: float, high: float) -> Callable[[Any], str | None]:
     def check(value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return f"must be a number of seconds from {low} to {high}"
-        if not low <= value <= high:
+        number = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+        if not number or not low <= value <= high:
             return f"must be a number of seconds from {low} to {high}"
         return None
 
@@ -129,6 +125,9 @@ MODEL_CHECKS: dict[str, Setting] = {
     "OPENAI_API_KEY": Setting(None, _text(1000), "the model's key; without it the chat answers 503"),
     "OPENAI_MODEL": Setting(None, _text(200), "the model's name (default gpt-4o-mini)"),
 }
+
+#: The model behind the chat: any OpenAI-compatible endpoint, from the environment only.
+MODEL_SETTINGS = tuple(MODEL_CHECKS)
 
 DEFAULT_CONFIG = {name: setting.default for name, setting in SETTINGS.items()}
 
