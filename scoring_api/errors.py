@@ -137,7 +137,7 @@ def _http_error(error: HTTPException):
     params = {
         "path": request.path,
         "method": request.method,
-        "allowed": response.headers.get("Allow", ""),
+        "allowed": ", ".join(sorted(filter(None, map(str.strip, response.headers.get("Allow", "").split(","))))),
         "limit": current_app.config.get("MAX_CONTENT_LENGTH"),
         "mimetype": request.mimetype or "-",
         "status": status,
