@@ -1,16 +1,22 @@
 """Fixtures in the flaskr style: an app per test, its client and CLI runner."""
 
 import importlib
+import os
 
 import pytest
+from flask import Flask
 
 from scoring_api import create_app
 from scoring_api.api import operations
 from scoring_api.schemas import compiled
 from tests.fake_openai import FakeModel
+from tests.recorded.recorder import recording_call
 
 compiled.VERIFY = True  # every load in every test is checked against marshmallow's
 operations.CHECK_RESPONSES = True  # every answer in every test is checked against its schema's dump
+
+if os.environ.get("SCORING_TEST_RECORD"):  # python -m tests.recorded.record
+    Flask.__call__ = recording_call(Flask.__call__, os.environ["SCORING_TEST_RECORD"])
 
 API_KEY = "sk-test-9f8e7d6c5b4a"  # must never appear in a response or a log line
 

@@ -1,0 +1,65 @@
+"""Every recorded request gets the recorded answer, byte for byte (see recorder.py).
+
+The recording was made before the codebase was simplified (issue 15), from the test
+suite's own requests, generated documents, the benchmark's requests and hostile bodies:
+the service must answer each of them exactly as it did then.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from scoring_api import create_app
+from tests.recorded.recorder import raw_bytes
+
+ANSWERS = Path(__file__).parent / "answers.jsonl.gz"
+
+
+def _recorded() -> dict[str, list[dict]]:
+    by_path = defaultdict(list)
+    with gzip.open(ANSWERS, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            by_path[f"{record['method']} {record['path']}"].append(record)
+    return dict(sorted(by_path.items()))
+
+
+RECORDED = _recorded()
+
+
+def test_the_recording_covers_every_operation():
+    from scoring_api.api.operations import load_operations
+
+    covered = {key for key, records in RECORDED.items() if any(r["status"] == 200 for r in records)}
+    for op in load_operations():
+        assert f"{op.method} /api/v1{op.path}" in covered
+    assert sum(map(len, RECORDED.values())) > 10_000
+
+
+@pytest.mark.parametrize("target", list(RECORDED))
+def test_recorded_answers(target):
+    clients = {}
+    differences = []
+    for record in RECORDED[target]:
+        limit = record["config"]["MAX_CONTENT_LENGTH"]
+        if limit not in clients:
+            clients[limit] = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": limit}).test_client()
+        response = clients[limit].open(
+            record["path"],
+            method=record["method"],
+            query_string=record["query"],
+            data=raw_bytes(record["body"]),
+            content_type=record["content_type"],
+        )
+        got = (response.status_code, response.content_type, response.get_data())
+        want = (record["status"], record["answer_type"], raw_bytes(record["answer"]))
+        if got != want:
+            differences.append(f"{record['query']} {raw_bytes(record['body'])[:300]!r}\n  want {want}\n  got  {got}")
+    assert not differences, f"{len(differences)} of {len(RECORDED[target])} answers changed:\n" + "\n".join(
+        differences[:5]
+    )
