@@ -72,6 +72,7 @@ import itertools
 from typing import NamedTuple, cast
 
 from .errors import RuleError
+from .names import check_unique_names
 
 # -- The deck --------------------------------------------------------------------------
 
@@ -556,19 +557,9 @@ def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]],
                 )
 
 
-def check_names(players: list[tuple[str, list[tuple[str, int]]]]) -> None:
-    """Players are told apart by name, so a name may appear once."""
-    if len({name for name, _ in players}) == len(players):
-        return
-    names = [name for name, _ in players]
-    for index, name in enumerate(names):
-        if name in names[:index]:
-            raise AperoError("duplicate_name", ("players", index, "name"), name=name)
-
-
 def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) -> GameScore:
     """Score every player's hand and name the winners (ties share the win)."""
-    check_names(players)
+    check_unique_names(name for name, _ in players)
     check_cards(players, sets)
     hands = tuple([score_hand(name, cards) for name, cards in players])
     top = max([hand.total for hand in hands])

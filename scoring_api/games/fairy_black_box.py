@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .errors import RuleError
+from .names import check_unique_names
 
 # -- Components and player counts (rules: header; Deck refresh and end) ------------------
 
@@ -136,8 +137,7 @@ def check_players(players: list[Player]) -> int | None:
     * 〈きらきら〉 is one card: one holder, one copy (*Final scoring*).
     """
     check_player_count(len(players))
-    if len(set(map(NAME, players))) < len(players):
-        _refuse_duplicate_name(players)
+    check_unique_names(map(NAME, players))
     total = 0
     kirakira = []  # (player index, treasure index) of each 〈きらきら〉, in request order
     for p, (name, mood, eliminated, treasures) in enumerate(players):
@@ -168,15 +168,6 @@ def check_players(players: list[Player]) -> int | None:
             second=players[p][0],
         )
     return kirakira[0][0] if kirakira else None
-
-
-def _refuse_duplicate_name(players: list[Player]) -> None:
-    """Name the first player whose name was used before."""
-    seen: set[str] = set()
-    for p, (name, _, _, _) in enumerate(players):
-        if name in seen:
-            raise RuleError("duplicate_name", ("players", p, "name"), name=name)
-        seen.add(name)
 
 
 def _refuse_too_many_treasures(players: list[Player], total: int) -> None:

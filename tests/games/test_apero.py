@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring_api.games import apero
+from scoring_api.games.errors import RuleError
 from tests.expression import evaluate
 from tests.games.apero_reference import all_values, best_worst, group_partition_best
 
@@ -248,7 +249,7 @@ def test_the_first_illegal_card_in_request_order_is_named():
 
 def test_the_first_repeated_name_is_named():
     players = [(name, [("red", 1)]) for name in ("A", "B", "C", "B", "A")]
-    with pytest.raises(apero.AperoError) as caught:
+    with pytest.raises(RuleError) as caught:
         apero.score_game(players, sets=5)
     assert caught.value.code == "duplicate_name"
     assert caught.value.where == ("players", 3, "name")
