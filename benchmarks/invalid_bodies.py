@@ -37,7 +37,7 @@ from marshmallow import fields, validate  # noqa: E402
 
 from scoring_api import create_app  # noqa: E402
 from scoring_api.api.body import MAX_DEPTH  # noqa: E402
-from scoring_api.api.operations import load_operations  # noqa: E402
+from scoring_api.operations import OPERATIONS  # noqa: E402
 
 
 def _max_length(field: fields.List, default: int) -> int:
@@ -157,7 +157,7 @@ def main() -> int:
     client = create_app().test_client()
     worst_time = worst_size = (0.0, "")
     print(f"{'operation':28} {'case':44} {'body':>7} {'ms':>8} {'status':>6} {'answer':>9}")
-    for op in load_operations():
+    for op in OPERATIONS:
         target = f"/api/v1{op.path}?lang=ja"
         if op.method == "GET":
             query = "&".join(f"k{i}=1" for i in range(8 * 1024 // 8))

@@ -6,11 +6,11 @@ For each request of ``benchmarks/requests.json`` (and ``GET /healthz``) it print
 of several runs, in microseconds, of:
 - ``whole``: the request through the WSGI app (Flask, routing, reading, scoring, writing);
 - ``read``: checking the content type and reading and parsing the JSON body;
-- ``load``: the request schema's (compiled) load;
-- ``rules``: the handler: the game rules and the response, explanations included;
+- ``load``: the request schema's load (marshmallow);
+- ``rules``: the handler: the game rules and the answer, explanations included;
+- ``dump``: the response schema's dump of the answer (marshmallow);
 - ``extra``: ``whole`` minus ``/healthz``'s ``whole``: what the endpoint adds to the
-  cheapest request the service answers. Under gunicorn the same code runs slower (a
-  ``/healthz`` request spends about 62 µs in the app there; see the README's Speed section).
+  cheapest request the service answers (docs/performance.md has the figures under gunicorn).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from scoring_api import create_app  # noqa: E402
 from scoring_api.api.body import read_json  # noqa: E402
-from scoring_api.api.operations import load_operations  # noqa: E402
+from scoring_api.operations import OPERATIONS  # noqa: E402
 
 REQUESTS = json.loads((ROOT / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
 REQUESTS.pop("_comment", None)
@@ -61,7 +61,7 @@ def main() -> int:
     parser.add_argument("--only", help="regular expression: requests to measure")
     args = parser.parse_args()
     app = create_app()
-    operations = {(op.method, f"/api/v1{op.path}"): op for op in load_operations()}
+    operations = {(op.method, f"/api/v1{op.path}"): op for op in OPERATIONS}
 
     def whole(method, target, raw):
         def run():
@@ -70,7 +70,7 @@ def main() -> int:
         return best_us(run)
 
     base = whole("GET", "/healthz", b"")
-    print(f"{'request':50} {'whole':>7} {'read':>6} {'load':>6} {'rules':>6} {'extra':>7}  (µs)")
+    print(f"{'request':50} {'whole':>7} {'read':>6} {'load':>6} {'rules':>6} {'dump':>6} {'extra':>7}  (µs)")
     print(f"{'GET /healthz':50} {base:7.1f}")
     for key, body in REQUESTS.items():
         if args.only and not re.search(args.only, key):
@@ -82,7 +82,8 @@ def main() -> int:
         data = dict(pair.split("=") for pair in query.split("&")) if method == "GET" else body
         if method == "GET":
             data = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in data.items()}
-        loaded = op.load(data)
+        loaded = op.request_schema.load(data)
+        answer = op.handler(loaded, "ja")
         if method == "POST":
 
             def read():
@@ -98,8 +99,9 @@ def main() -> int:
             read_us = float("nan")
         total = whole(method, target, raw)
         print(
-            f"{key:50} {total:7.1f} {read_us:6.1f} {best_us(lambda: op.load(data)):6.1f} "
-            f"{best_us(lambda: op.handler(loaded, 'ja')):6.1f} {total - base:7.1f}"
+            f"{key:50} {total:7.1f} {read_us:6.1f} {best_us(lambda: op.request_schema.load(data)):6.1f} "
+            f"{best_us(lambda: op.handler(loaded, 'ja')):6.1f} {best_us(lambda: op.response_schema.dump(answer)):6.1f} "
+            f"{total - base:7.1f}"
         )
     return 0
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-
-from flask import Flask
+from typing import TYPE_CHECKING
 
 from .settings import DEFAULT_CONFIG, MODEL_SETTINGS, SettingsError, check
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 __version__ = "0.1.0"
 
@@ -24,15 +26,17 @@ def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment variables (``SCORING_*``, and the model's
     ``OPENAI_*``), then ``config``; every setting is checked (:mod:`.settings`), and a bad
     one raises :class:`~scoring_api.settings.SettingsError` naming its variable."""
-    from . import errors
-    from .api import assistant, meta
-    from .api.operations import make_blueprint
+    from flask import Flask
+
+    from .api import assistant, errors, meta
+    from .api.body import JSONProvider, JSONRequest
+    from .api.routes import make_blueprint
     from .assistant.prompts import default_prompts_dir, load_prompts
-    from .json_provider import OrjsonProvider
     from .web import bp as web
 
     app = Flask(__name__)
-    app.json = OrjsonProvider(app)
+    app.json = JSONProvider(app)
+    app.request_class = JSONRequest
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config.from_prefixed_env("SCORING")
     for name in MODEL_SETTINGS:

@@ -1,20 +1,16 @@
 """The service's one error shape: ``{"error": {"code", "message", "details"}}``.
 
-Every failure a client can cause becomes a 4xx in this shape; anything else is a 500 in
-the same shape, logged without the request body.  HTTP errors keep their status and
-headers (``Allow`` on 405) by starting from ``e.get_response()`` (Flask's error docs).
+Every failure a client can cause becomes a 4xx in this shape (the HTTP layer's handlers
+are in :mod:`scoring_api.api.errors`); tool calls and MCP use the same bodies.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 
-from flask import Flask, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
 
-from .i18n import DEFAULT_LANG, LANGS, t, translate_validation
+from .i18n import t, translate_validation
 
 
 class ApiError(Exception):
@@ -40,12 +36,6 @@ def rule_error(error, namespace: str, lang: str, **display_facts) -> ApiError:
     key = f"{namespace}.{error.code}"
     message = t(key, lang, **facts)
     return ApiError(400, error.code, key, details={json_path(error.where): [message]}, **facts)
-
-
-def response_lang() -> str:
-    """The language of the current request's texts (a bad ``?lang`` falls back here)."""
-    lang = request.args.get("lang", DEFAULT_LANG)
-    return lang if lang in LANGS else DEFAULT_LANG
 
 
 def json_path(where: tuple) -> str:
@@ -86,13 +76,14 @@ def _paths(messages, prefix: str):
         yield from _paths(value, path)
 
 
-def _body(status: int, code: str, message: str, details=None) -> tuple[dict, int]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}, status
+def error_document(code: str, message: str, details=None) -> dict:
+    """``{"error": {"code", "message", "details"}}``."""
+    return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
 def api_error_body(error: ApiError, lang: str) -> dict:
     """The error document of an :class:`ApiError` in ``lang``."""
-    return _body(error.status, error.code, t(error.message_key, lang, **error.params), error.details)[0]
+    return error_document(error.code, t(error.message_key, lang, **error.params), error.details)
 
 
 #: The most ``details`` entries an answer holds; beyond, the first ones and ``truncated: true``.
@@ -107,55 +98,7 @@ def validation_error_body(error: ValidationError, lang: str) -> dict:
         path: [translate_validation(m, lang) for m in texts]
         for path, texts in itertools.islice(paths.items(), MAX_DETAILS)
     }
-    body = _body(400, "invalid_input", t("errors.invalid_input", lang), details)[0]
+    body = error_document("invalid_input", t("errors.invalid_input", lang), details)
     if len(paths) > MAX_DETAILS:
         body["error"]["truncated"] = True
     return body
-
-
-def _api_error(error: ApiError):
-    return api_error_body(error, response_lang()), error.status
-
-
-def _validation_error(error: ValidationError):
-    return validation_error_body(error, response_lang()), 400
-
-
-_HTTP_CODES = {
-    404: ("not_found", "errors.not_found"),
-    405: ("method_not_allowed", "errors.method_not_allowed"),
-    413: ("payload_too_large", "errors.payload_too_large"),
-    415: ("unsupported_media_type", "errors.unsupported_media_type"),
-}
-
-
-def _http_error(error: HTTPException):
-    response = error.get_response()
-    lang = response_lang()
-    status = error.code or 500
-    code, key = _HTTP_CODES.get(status, ("http_error", "errors.http_error"))
-    params = {
-        "path": request.path,
-        "method": request.method,
-        "allowed": ", ".join(sorted(filter(None, map(str.strip, response.headers.get("Allow", "").split(","))))),
-        "limit": current_app.config.get("MAX_CONTENT_LENGTH"),
-        "mimetype": request.mimetype or "-",
-        "status": status,
-        "name": error.name,
-    }
-    body, _ = _body(status, code, t(key, lang, **params))
-    response.data = json.dumps(body, ensure_ascii=False)
-    response.content_type = "application/json"
-    return response
-
-
-def _unexpected(error: Exception):
-    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
-    return _body(500, "internal_error", t("errors.internal_error", response_lang()))
-
-
-def register(app: Flask) -> None:
-    app.register_error_handler(ApiError, _api_error)
-    app.register_error_handler(ValidationError, _validation_error)
-    app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(Exception, _unexpected)

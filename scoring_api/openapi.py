@@ -183,7 +183,7 @@ def _assistant_paths(spec: APISpec, operations) -> None:
 
 def build_spec() -> dict:
     """The whole OpenAPI document as a dict."""
-    from .api.operations import load_operations
+    from .operations import OPERATIONS
 
     spec = APISpec(
         title="Board-game scoring API",
@@ -194,7 +194,7 @@ def build_spec() -> dict:
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
         security=[],  # no operation needs credentials (the chat's model key is the server's)
     )
-    operations = load_operations()
+    operations = OPERATIONS
     used = {op.tag for op in operations} | {"service", "assistant"}
     for name, description in TAGS.items():
         if name in used:

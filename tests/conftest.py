@@ -1,19 +1,13 @@
 """Fixtures in the flaskr style: an app per test, its client and CLI runner."""
 
-import importlib
 import os
 
 import pytest
 from flask import Flask
 
 from scoring_api import create_app
-from scoring_api.api import operations
-from scoring_api.schemas import compiled
 from tests.fake_openai import FakeModel
 from tests.recorded.recorder import recording_call
-
-compiled.VERIFY = True  # every load in every test is checked against marshmallow's
-operations.CHECK_RESPONSES = True  # every answer in every test is checked against its schema's dump
 
 if os.environ.get("SCORING_TEST_RECORD"):  # python -m tests.recorded.record
     Flask.__call__ = recording_call(Flask.__call__, os.environ["SCORING_TEST_RECORD"])
@@ -68,16 +62,3 @@ def chat_app(fake_model):
 @pytest.fixture
 def chat_client(chat_app):
     return chat_app.test_client()
-
-
-@pytest.fixture
-def api_module():
-    """``api_module("pedro")``: ``scoring_api.api.pedro``, imported the way the app does
-    (every game's module in turn: importing one first would change the order the
-    operations are listed in)."""
-
-    def load(game: str):
-        operations.load_operations()
-        return importlib.import_module(f"scoring_api.api.{game}")
-
-    return load

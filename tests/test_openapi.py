@@ -184,21 +184,3 @@ def test_contract(case):
     """Schemathesis, all checks: no server error, every response matches the spec, invalid
     requests refused; valid ones accepted or refused only by a game rule (see above)."""
     case.call_and_validate(additional_checks=[rejects_valid_shapes_only_for_game_rules])
-
-
-def test_operation_order_does_not_depend_on_what_was_imported_first():
-    import subprocess
-    import sys
-
-    script = (
-        "import importlib, sys\n"
-        "for name in sys.argv[1:]: importlib.import_module(name)\n"
-        "from scoring_api.api.operations import load_operations\n"
-        "print(' '.join(op.operation_id for op in load_operations()))\n"
-    )
-    orders = {
-        subprocess.run([sys.executable, "-c", script, *first], capture_output=True, text=True, check=True).stdout
-        for first in ([], ["scoring_api.api.pedro"], ["scoring_api.api.fairy_black_box", "scoring_api.api.applejack"])
-    }
-    assert len(orders) == 1
-    assert orders.pop().split()[0] == "score_apero"

@@ -24,9 +24,10 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import ValidationError
 
-from ..api.operations import Operation, find_operation, load_operations
-from ..errors import ApiError, api_error_body, json_path, validation_error_body
+from ..errors import ApiError, api_error_body, error_document, json_path, validation_error_body
 from ..i18n import join_list, t
+from ..operation import Operation
+from ..operations import OPERATIONS, find_operation
 from .arguments import ArgumentsError
 
 #: Keywords strict function calling accepts (others are dropped from tool schemas).
@@ -179,11 +180,11 @@ def _tool(operation_id: str) -> tuple[dict, tuple]:
 
 def tool_definitions() -> list[dict]:
     """The OpenAI ``tools`` array: one function per scoring operation."""
-    return [copy.deepcopy(_tool(op.operation_id)[0]) for op in load_operations()]
+    return [copy.deepcopy(_tool(op.operation_id)[0]) for op in OPERATIONS]
 
 
 def tool_names() -> list[str]:
-    return [op.operation_id for op in load_operations()]
+    return [op.operation_id for op in OPERATIONS]
 
 
 def _children(node: dict, key: str) -> dict:
@@ -246,7 +247,7 @@ def error_body(error: Exception, lang: str) -> dict:
         code, message, details = "invalid_arguments", t("assistant.bad_arguments", lang), {}
     else:
         code, message, details = "internal_error", t("errors.internal_error", lang), {}
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    return error_document(code, message, details)
 
 
 def unknown_tool_message(name: str, lang: str) -> str:

@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from scoring_api.api.operations import find_operation
 from scoring_api.i18n import t
+from scoring_api.operations import find_operation
 from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
 from tests.expression import evaluate
 
@@ -149,7 +149,7 @@ def test_scores_beyond_2_to_the_53_are_also_given_as_exact_text(client):
 
 def test_answers_share_nothing_and_leave_the_loaded_request_alone():
     op = find_operation("score_apero")
-    loaded = op.load(OFFICIAL)
+    loaded = op.request_schema.load(OFFICIAL)
     before = copy.deepcopy(loaded)
     first = op.handler(loaded, "ja")
     first["players"][0]["colors"][0]["cards"].append(99)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring_api.answers import applejack as applejack_answers
 from scoring_api.i18n import LANGS, t
 
 BASE = "/api/v1/applejack"
@@ -377,8 +378,8 @@ def test_a_full_orchard_at_the_limits(client):
 
 
 @pytest.fixture
-def api(api_module):
-    return api_module("applejack")
+def api():
+    return applejack_answers
 
 
 @pytest.mark.parametrize("lang", LANGS)

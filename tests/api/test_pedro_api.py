@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring_api.answers import pedro as pedro_answers
 from scoring_api.i18n import LANGS, sentences, t
 
 A = "/api/v1/pedro"
@@ -616,8 +617,8 @@ def test_game_with_no_hands_yet(client):
 
 
 @pytest.fixture
-def api(api_module):
-    return api_module("pedro")
+def api():
+    return pedro_answers
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from scoring_api.api.operations import load_operations
 from scoring_api.assistant.tools import STRICT_KEYWORDS, call_tool, tool_definitions
 from scoring_api.errors import ApiError
+from scoring_api.operations import OPERATIONS
 
 TOOLS = {tool["function"]["name"]: tool for tool in tool_definitions()}
 
@@ -34,7 +34,7 @@ def strict_problems(node, path="$"):
 
 
 def test_one_tool_per_scoring_operation():
-    assert list(TOOLS) == [op.operation_id for op in load_operations()]
+    assert list(TOOLS) == [op.operation_id for op in OPERATIONS]
     assert {
         "score_apero",
         "pedro_auction",
@@ -78,7 +78,7 @@ def schema_keywords(node):
     return found
 
 
-@pytest.mark.parametrize("op", load_operations(), ids=lambda op: op.operation_id)
+@pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: op.operation_id)
 def test_optional_fields_are_nullable_and_required_ones_are_not(op):
     properties = TOOLS[op.operation_id]["function"]["parameters"]["properties"]
     for name, field in op.request().fields.items():

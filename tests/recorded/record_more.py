@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from scoring_api.api.operations import load_operations
+from scoring_api.operations import OPERATIONS
 from tests.documents import benchmark_request, document
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 import invalid_bodies  # noqa: E402
 
-OPERATIONS = load_operations()
+OPERATIONS = OPERATIONS
 
 
 def _send(client, op, doc, lang: str):

@@ -6,8 +6,11 @@ from operator import itemgetter
 
 from ..games import apero
 from ..i18n import LANGS, LIST_SEPARATORS, positional
+from ..operation import Operation, operation
 from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
-from .operations import operation
+
+#: This game's operations, in the order they are listed (see scoring_api.operations).
+OPERATIONS: list[Operation] = []
 
 #: The colours' names by language: ``LABELS["en"]["black_green"] == "black-green"``.
 LABELS: dict[str, dict[str, str]] = {
@@ -60,6 +63,7 @@ def _display_facts(facts: dict, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="score_apero",
     method="POST",
     path="/apero/score",

@@ -15,6 +15,7 @@ from operator import itemgetter
 
 from ..games import fairy_black_box as fbb
 from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, sentences, t
+from ..operation import Operation, operation
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
     FairyBlackBoxEndCheckResponseSchema,
@@ -25,7 +26,9 @@ from ..schemas.fairy_black_box import (
     FairyBlackBoxSetupRequestSchema,
     FairyBlackBoxSetupResponseSchema,
 )
-from .operations import operation
+
+#: This game's operations, in the order they are listed (see scoring_api.operations).
+OPERATIONS: list[Operation] = []
 
 TAG = "fairy_black_box"
 
@@ -130,6 +133,7 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
 
 
 @operation(
+    OPERATIONS,
     operation_id="score_fairy_black_box",
     method="POST",
     path="/fairy-black-box/score",
@@ -173,6 +177,7 @@ SETUP_TEXTS = {
 
 
 @operation(
+    OPERATIONS,
     operation_id="fairy_black_box_setup",
     method="GET",
     path="/fairy-black-box/setup",
@@ -254,6 +259,7 @@ def _players_text(check: fbb.EndCheck, lang: str) -> str:
 
 
 @operation(
+    OPERATIONS,
     operation_id="fairy_black_box_end_check",
     method="POST",
     path="/fairy-black-box/end-check",
@@ -304,6 +310,7 @@ NEXT_TEXTS = {
 
 
 @operation(
+    OPERATIONS,
     operation_id="fairy_black_box_next_player",
     method="POST",
     path="/fairy-black-box/next-player",

@@ -26,8 +26,11 @@ from ..games.pedro.scoring import (
 )
 from ..games.pedro.tricks import play_trick
 from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, t
+from ..operation import Operation, operation
 from ..schemas import pedro as schemas
-from .operations import operation
+
+#: This game's operations, in the order they are listed (see scoring_api.operations).
+OPERATIONS: list[Operation] = []
 
 SUIT_SIGNS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 #: ``、`` or ``, `` by language (:func:`scoring_api.i18n.join_list`'s separator).
@@ -75,6 +78,7 @@ def _calls_text(calls, lang: str) -> str:
 
 
 @operation(
+    OPERATIONS,
     operation_id="pedro_auction",
     method="POST",
     path="/pedro/auction",
@@ -133,6 +137,7 @@ TRICK_TEXTS = {
 
 
 @operation(
+    OPERATIONS,
     operation_id="pedro_trick",
     method="POST",
     path="/pedro/trick",
@@ -387,6 +392,7 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
 
 
 @operation(
+    OPERATIONS,
     operation_id="pedro_hand",
     display_facts=_display_facts,
     method="POST",
@@ -415,6 +421,7 @@ def hand(request: dict, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="pedro_game",
     display_facts=_display_facts,
     method="POST",

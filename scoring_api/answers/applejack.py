@@ -5,8 +5,11 @@ from __future__ import annotations
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS
 from ..i18n import LANGS, LIST_SEPARATORS, positional, slot, t
+from ..operation import Operation, operation
 from ..schemas import applejack as schemas
-from .operations import operation
+
+#: This game's operations, in the order they are listed (see scoring_api.operations).
+OPERATIONS: list[Operation] = []
 
 TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
@@ -142,6 +145,7 @@ def _harvests(harvests: tuple[applejack.Harvest, ...], orchard: applejack.Orchar
 
 
 @operation(
+    OPERATIONS,
     operation_id="applejack_harvest",
     method="POST",
     path="/applejack/harvest",
@@ -192,6 +196,7 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="applejack_placement",
     method="POST",
     path="/applejack/placement",
@@ -231,6 +236,7 @@ def placement(request: dict, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="applejack_blossoms",
     method="POST",
     path="/applejack/blossoms",
@@ -258,6 +264,7 @@ def blossoms(request: dict, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="applejack_final_score",
     method="POST",
     path="/applejack/final",
@@ -301,6 +308,7 @@ def final(request: dict, lang: str) -> dict:
 
 
 @operation(
+    OPERATIONS,
     operation_id="applejack_starting_honey",
     method="GET",
     path="/applejack/starting-honey",

@@ -1,0 +1,67 @@
+"""What an operation is: the one road every surface takes to a game's rules.
+
+An :class:`Operation` names its path, its request and response schemas and a handler
+``(loaded request, lang) -> answer``. :meth:`Operation.run` is the road the REST view,
+a tool call, an MCP call and the chat all take: load the request with its marshmallow
+schema, apply the rules, dump the answer with the response schema.
+
+Each game's module in :mod:`scoring_api.answers` registers its operations with
+:func:`operation`; :mod:`scoring_api.operations` lists the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from marshmallow import Schema
+
+from .errors import rule_error
+from .games.errors import RuleError
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str  # POST reads a JSON body; GET the query string (the same fields)
+    path: str  # below /api/v1
+    request: type[Schema]
+    response: type[Schema]
+    handler: Callable[[dict, str], dict]
+    summary: str
+    description: str
+    tag: str  # the game: OpenAPI tag and the catalogue section of its refusals
+    #: Optional ``(facts, lang) -> extra facts`` for refusal messages (localized names).
+    display_facts: Callable[[dict, str], dict] | None = None
+
+    def run(self, payload, lang: str) -> dict:
+        """Load ``payload`` with the request schema, apply the rules, dump the answer.
+
+        Invalid input raises marshmallow's ValidationError, a rule's refusal an ApiError
+        (both 400s)."""
+        request = self.request_schema.load(payload)
+        try:
+            answer = self.handler(request, lang)
+        except RuleError as error:
+            shown = self.display_facts(error.facts, lang) if self.display_facts else {}
+            raise rule_error(error, self.tag, lang, **shown) from None
+        return self.response_schema.dump(answer)
+
+    @cached_property
+    def request_schema(self) -> Schema:
+        return self.request()
+
+    @cached_property
+    def response_schema(self) -> Schema:
+        return self.response()
+
+
+def operation(registry: list[Operation], **fields) -> Callable:
+    """Register the decorated handler in ``registry`` (its game's list) as an operation."""
+
+    def register(handler):
+        registry.append(Operation(handler=handler, **fields))
+        return handler
+
+    return register
