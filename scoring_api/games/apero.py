@@ -50,26 +50,13 @@ which the deck bounds by 2 per set; at most 24 such searches for a minus colour)
 
 The tests also compare this with a brute-force enumeration of every expression (up to 8
 cards) and with a plain max/min dynamic program over every sub-multiset (up to 24 cards).
-
-*One set from a table.*  A colour's result (cards, score, formula) depends only on its
-counts of 1s, 2s and 3s (by |value|).  One 36-card set holds, per colour, two 1s, three 2s
-and one 3 (plus colours) or one -1, three -2s and two -3s (minus colours), so a colour of
-a one-set hand has one of 4 × 3 × 2 = 24 count triples.  At import, :data:`_ONE_SET_SCORES`
-stores, for each colour, the :class:`ColorScore` that :func:`_search_color` (steps 1-3
-above) gives for each of those triples (144 entries, built in well under a millisecond);
-:func:`score_color` reads it when the counts fall within one set and searches otherwise;
-:func:`score_hand` counts a hand's cards in one pass and reads the same entries by the
-packed counts of each colour.
-The table is exact because the same algorithm fills it: it is a pure function tabulated
-over a finite domain, not a store of past requests, and ``tests/games/test_apero.py``
-checks it entry by entry against the search, and that larger counts still search.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from .errors import RuleError
 from .names import check_unique_names
@@ -371,131 +358,44 @@ class GameScore(NamedTuple):
     top: int  # the winners' total
 
 
-def _search_color(color: str, ones: int, twos: int, threes: int) -> ColorScore:
-    """Score a colour from its counts of cards by |value| with :func:`best_groups`.
+def score_color(color: str, values: list[int]) -> ColorScore:
+    """Score one colour's cards: the largest value of any ``+``/``×`` expression over them.
 
-    The colour scores the product of the best groups' sums, with the sign of the cards:
-    negative only for a lone minus card (two or more minus cards take an even number of
-    groups, step 1 of the module docstring).
+    The colour scores the product of the sums of its :func:`best_groups`, with the sign of
+    the cards: negative only for a lone minus card (two or more minus cards take an even
+    number of groups, step 1 of the module docstring).  The cards are listed by |value|.
     """
     sign = SIGNS[color]
     negative = sign < 0
+    ones, twos, threes = values.count(sign), values.count(2 * sign), values.count(3 * sign)
     value, groups = best_groups(ones, twos, threes, negative)
     score = -value if negative and len(groups) % 2 else value
     cards = (sign,) * ones + (2 * sign,) * twos + (3 * sign,) * threes
     return ColorScore(color, cards, score, formula(groups, negative))
 
 
-def _one_set_scores(color: str) -> dict[tuple[int, int, int], ColorScore]:
-    """:func:`_search_color` for every count of 1s, 2s and 3s (by |value|) that one set
-    of the colour holds, keyed by those counts."""
-    sign = SIGNS[color]
-    copies = [DECK[color].get(magnitude * sign, 0) for magnitude in (1, 2, 3)]
-    return {
-        cast("tuple[int, int, int]", counts): _search_color(color, *counts)
-        for counts in itertools.product(*(range(n + 1) for n in copies))
-    }
-
-
-#: Every colour's score for every hand of that colour ONE set allows (module docstring,
-#: "One set from a table"): ``_ONE_SET_SCORES[color][ones, twos, threes]``, counts by |value|.
-_ONE_SET_SCORES: dict[str, dict[tuple[int, int, int], ColorScore]] = {color: _one_set_scores(color) for color in COLORS}
-
-
-def score_color(color: str, values: list[int]) -> ColorScore:
-    """Score one colour's cards: the largest value of any ``+``/``×`` expression.
-
-    Counts within one set are read from :data:`_ONE_SET_SCORES`, which
-    :func:`_search_color` filled at import; larger counts are searched the same way.
-    """
-    sign = SIGNS[color]
-    counts = values.count(sign), values.count(2 * sign), values.count(3 * sign)
-    return _ONE_SET_SCORES[color].get(counts) or _search_color(color, *counts)
-
-
 def tabulated_color_scores() -> list[ColorScore]:
-    """Every :class:`ColorScore` of :data:`_ONE_SET_SCORES`: the very objects
-    :func:`score_color` and :func:`score_hand` return for counts within one set, for callers
-    that prepare something per score once, at import."""
-    return [scored for table in _ONE_SET_SCORES.values() for scored in table.values()]
+    """Every score a colour can have in a hand of one set (6 colours × 24 hands of a
+    colour), for the web layer, which prepares how each is shown once, at import."""
+    scores = []
+    for color, copies in DECK.items():
+        held = [range(n + 1) for n in copies.values()]
+        for counts in itertools.product(*held):
+            scores.append(score_color(color, [v for v, n in zip(copies, counts) for _ in range(n)]))
+    return scores
 
 
 # -- A hand ---------------------------------------------------------------------------
 
-#: Bits of one count in a colour's packed counts (:func:`_pack`): up to 1023 cards of a
-#: hand, past the API's cap (36 cards × 10 sets).
-_SLOT_BITS = 10
-_SLOT_MASK = (1 << _SLOT_BITS) - 1
-#: Hands up to this many cards are counted packed: no count can overflow its slot.
-_MAX_PACKED_CARDS = _SLOT_MASK
-
-
-def _pack(ones: int, twos: int, threes: int) -> int:
-    """A colour's counts of 1s, 2s and 3s (by |value|) as one integer, a slot each."""
-    return ones | twos << _SLOT_BITS | threes << 2 * _SLOT_BITS
-
-
-def _unpack(packed: int) -> tuple[int, int, int]:
-    """The counts (1s, 2s, 3s) of :func:`_pack`."""
-    return packed & _SLOT_MASK, packed >> _SLOT_BITS & _SLOT_MASK, packed >> 2 * _SLOT_BITS
-
-
-#: Every card of the deck: the index of its colour in :data:`COLORS`, and what it adds to
-#: the colour's packed counts, a 1 in the slot of its |value| (``_pack(0, 1, 0)`` for -2).
-_CARD_SLOTS: dict[tuple[str, int], tuple[int, int]] = {
-    (color, value): (index, 1 << _SLOT_BITS * (abs(value) - 1))
-    for index, color in enumerate(COLORS)
-    for value in DECK[color]
-}
-
-#: Per colour, in deck order: the colour and its :data:`_ONE_SET_SCORES` keyed by packed counts.
-_PACKED_ONE_SET_SCORES: tuple[tuple[str, dict[int, ColorScore]], ...] = tuple(
-    (color, {_pack(*counts): scored for counts, scored in _ONE_SET_SCORES[color].items()}) for color in COLORS
-)
-
 
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """Score a hand: each colour on its own, in the deck's colour order (colours never mix,
-    rules/apero.md).
-
-    One pass over the cards (all in the deck: :func:`check_cards`) counts each colour's
-    1s, 2s and 3s, packed (:data:`_CARD_SLOTS`); a held colour's packed counts then key its
-    one-set table (module docstring, "One set from a table"), larger counts are searched.
-    A hand of more cards than a slot counts is grouped by colour instead
-    (:func:`_score_hand_by_color`, same result).
-    """
-    if len(cards) > _MAX_PACKED_CARDS:
-        return _score_hand_by_color(name, cards)
-    packed = [0] * len(COLORS)
-    for card in cards:
-        index, unit = _CARD_SLOTS[card]
-        packed[index] += unit
-    colors = []
-    total = 0
-    for (color, table), counts in zip(_PACKED_ONE_SET_SCORES, packed):
-        if counts:
-            colors.append(scored := table.get(counts) or _search_color(color, *_unpack(counts)))
-            total += scored.score
-    # the same HandScore, built without NamedTuple's Python-level __new__ (hot path)
-    return tuple.__new__(HandScore, (name, tuple(colors), total))
-
-
-def _score_hand_by_color(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """:func:`score_hand` for any number of cards: group the values by colour, then
-    :func:`score_color` each held colour in the deck's order."""
-    by_color: dict[str, list[int]] = {}
+    """Score a hand: each colour it holds on its own, in the deck's colour order, and the
+    sum of the colours."""
+    by_color: dict[str, list[int]] = {color: [] for color in COLORS}
     for color, value in cards:
-        if color in by_color:
-            by_color[color].append(value)
-        else:
-            by_color[color] = [value]
-    colors = []
-    total = 0
-    for color in COLORS:
-        if color in by_color:
-            colors.append(scored := score_color(color, by_color[color]))
-            total += scored.score
-    return HandScore(name, tuple(colors), total)
+        by_color[color].append(value)
+    colors = tuple(score_color(color, values) for color, values in by_color.items() if values)
+    return HandScore(name, colors, sum(scored.score for scored in colors))
 
 
 #: Every card of the deck, as (colour, value).
@@ -564,4 +464,4 @@ def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) 
     hands = tuple([score_hand(name, cards) for name, cards in players])
     top = max([hand.total for hand in hands])
     winners = tuple([hand.name for hand in hands if hand.total == top])
-    return tuple.__new__(GameScore, (hands, winners, sets, top))  # = GameScore(...), as in score_hand
+    return GameScore(hands, winners, sets, top)
