@@ -398,39 +398,10 @@ def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
     return HandScore(name, colors, sum(scored.score for scored in colors))
 
 
-#: Every card of the deck, as (colour, value).
-_CARDS: frozenset[tuple[str, int]] = frozenset(_COPIES_PER_SET)
-
-
 def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
-    """Every card exists in the deck, and no card appears more often than ``sets`` hold.
-
-    Counts run over all players of the request together (rules/apero.md, Deck legality).
-    Every card has at least one copy per set, so a request of known cards whose repeats
-    (cards minus distinct cards) are fewer than ``sets`` is legal: a card held ``n`` times
-    adds ``n - 1`` repeats.  Otherwise one count of the whole request tells whether a card
-    breaks the rule; only then :func:`_refuse_first_illegal_card` walks the cards in order
-    to name it.
-    """
-    distinct: set[tuple[str, int]] = set()
-    held = 0
-    for _, cards in players:
-        distinct.update(cards)
-        held += len(cards)
-    if held - len(distinct) < sets and distinct <= _CARDS:
-        return
-    seen: dict[tuple[str, int], int] = {}
-    for _, cards in players:
-        for card in cards:
-            seen[card] = seen.get(card, 0) + 1
-    for card, count in seen.items():
-        if count > _COPIES_PER_SET.get(card, 0) * sets:
-            _refuse_first_illegal_card(players, sets)
-
-
-def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
-    """Raise for the first card, in request order, that does not exist or goes past the
-    limit: the error names the card and counts its copies in the whole request."""
+    """Refuse the first card, in request order, that the colour does not have or that goes
+    past the copies ``sets`` hold, counted over all players together; a refused copy names
+    its count in the whole request."""
     seen: dict[tuple[str, int], int] = {}
     for p, (_, cards) in enumerate(players):
         for c, (color, value) in enumerate(cards):
@@ -445,13 +416,12 @@ def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]],
             seen[color, value] = seen.get((color, value), 0) + 1
             limit = copies_in_deck(color, value, sets)
             if seen[color, value] > limit:
-                total = sum(1 for _, hand in players for card in hand if card == (color, value))
                 raise AperoError(
                     "too_many_copies",
                     ("players", p, "cards", c),
                     color=color,
                     value=value,
-                    count=total,
+                    count=sum(hand.count((color, value)) for _, hand in players),
                     limit=limit,
                     sets=sets,
                 )
