@@ -10,8 +10,8 @@ Rules: ``shared/rules/apero.md`` (designer's notes, seed 000).
   tie-break).
 * A request may not hold more copies of a card than the sets in play contain.
 
-How the maximum is found (complexity O(k) per colour, k = number of cards of magnitude 1,
-which the deck bounds by 2 per set; at most 24 such searches for a minus colour):
+How the maximum is found (in O(k²) steps per core search, k = number of cards of magnitude
+1, which the deck bounds by 2 per set; at most 24 core searches for a minus colour):
 
 1. *Expressions are products of group sums.*  Partition the colour's cards into groups,
    add inside each group and multiply the group sums.
@@ -39,7 +39,7 @@ which the deck bounds by 2 per set; at most 24 such searches for a minus colour)
    groups.  A partition using only core groups is fixed by ``x`` = number of ``{1,2}``,
    ``y`` = number of ``{1,3}`` and the split of the remaining 1s into singles, pairs and
    triples; :func:`_core` finds the best of them for a required parity of the group count
-   (1s join 2s before 3s, and the best split of the other 1s is known, :func:`_ones_split`).
+   (1s join 2s before 3s, and the other 1s take their unique best split, :func:`_ones_split`).
    Plus colours need nothing else (step 2).  For minus colours, any TWO non-core groups
    (sum <= 7) can be regrouped into an even number of groups with at most one non-core
    group and at least the same product (a finite fact over 23 × 23 pairs, checked by
@@ -54,7 +54,6 @@ cards) and with a plain max/min dynamic program over every sub-multiset (up to 2
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from typing import NamedTuple
 
@@ -116,51 +115,32 @@ class AperoError(RuleError):
 
 Group = tuple[int, ...]  # magnitudes of the cards added together, ascending
 
+#: The core groups (step 3 of the module docstring).
 _CORE: frozenset[Group] = frozenset({(3,), (2,), (1,), (1, 1), (1, 2), (1, 3), (1, 1, 1)})
 
 
 def _groups_up_to(total: int) -> list[Group]:
     """Every multiset of magnitudes 1-3 whose sum is between 1 and ``total``."""
     found = []
-    for ones, twos, threes in itertools.product(range(total + 1), range(4), range(3)):
+    for ones, twos, threes in itertools.product(range(total + 1), range(total // 2 + 1), range(total // 3 + 1)):
         if 0 < ones + 2 * twos + 3 * threes <= total:
             found.append((1,) * ones + (2,) * twos + (3,) * threes)
     return found
 
 
-#: Non-core groups a minus colour may need once (step 3 of the module docstring).
+#: Non-core groups a minus colour may need once (step 3 of the module docstring), in the
+#: order :func:`best_groups` tries them.
 NON_CORE_GROUPS: tuple[Group, ...] = tuple(g for g in _groups_up_to(7) if g not in _CORE)
 
 
-#: A non-core group with its counts of 1s, 2s and 3s and its sum.
-NonCore = tuple[Group, int, int, int, int]
-
-
-def _non_core_fitting(ones: int, twos: int, threes: int) -> tuple[NonCore, ...]:
-    """The non-core groups that ``ones``, ``twos`` and ``threes`` cards can form, in
-    :data:`NON_CORE_GROUPS` order."""
-    found = []
-    for group in NON_CORE_GROUPS:
-        need = group.count(1), group.count(2), group.count(3)
-        if need[0] <= ones and need[1] <= twos and need[2] <= threes:
-            found.append((group, *need, sum(group)))
-    return tuple(found)
-
-
-#: :func:`_non_core_fitting` for every count up to what one non-core group holds (seven
-#: 1s, three 2s, two 3s); larger counts fit the same groups, so they are capped first.
-_NON_CORE_FITTING: dict[tuple[int, int, int], tuple[NonCore, ...]] = {
-    counts: _non_core_fitting(*counts) for counts in itertools.product(range(8), range(4), range(3))
-}
-
-
-def _search_ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
-    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples), by search.
+def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
+    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples).
 
     The product is ``2**pairs * 3**triples``; ``parity`` (None = any) is the required
     parity of the number of groups.  More than two singles never help: three singles are
     worse than one triple with the same parity.  The best split is unique: its product
-    fixes ``pairs`` and ``triples``, and they fix ``singles``.
+    fixes ``pairs`` and ``triples``, and they fix ``singles``.  None if no split has the
+    parity (no 1s and an odd count, one 1 and an even count).
     """
     best, best_value = None, 0
     for triples in range(ones // 3, -1, -1):
@@ -175,30 +155,6 @@ def _search_ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | 
             if value > best_value:
                 best, best_value = (singles, pairs, triples), value
     return best
-
-
-#: :func:`_search_ones_split` for fewer than 18 ones: ``_FEW_ONES_SPLITS[parity][ones]``.
-_FEW_ONES_SPLITS: dict[int | None, list[tuple[int, int, int] | None]] = {
-    parity: [_search_ones_split(ones, parity) for ones in range(18)] for parity in (None, 0, 1)
-}
-
-
-def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
-    """Best split of ``ones`` 1-magnitude cards, as :func:`_search_ones_split` finds it.
-
-    From 18 ones on, a best split holds at least two triples: it has at most two singles
-    and at most five pairs (six pairs lose to four triples with the same group-count
-    parity, 64 < 81).  Taking two triples away leaves a best split of six fewer ones (a
-    better one would give a better split of ``ones``), and best splits are unique, so the
-    split of ``ones`` is that of ``ones - 6k`` (12 to 17) plus ``2k`` triples.
-    """
-    if ones < 18:
-        return _FEW_ONES_SPLITS[parity][ones]
-    sixes = (ones - 12) // 6
-    few = _FEW_ONES_SPLITS[parity][ones - 6 * sixes]
-    assert few is not None  # 12 to 17 ones always split, whatever the parity (see _FEW_ONES_SPLITS)
-    singles, pairs, triples = few
-    return singles, pairs, triples + 2 * sixes
 
 
 def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, list[Group]] | None:
@@ -231,9 +187,8 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
         value = 2 ** (twos - with_two + 2 * with_three + split[1]) * 3 ** (threes - with_three + with_two + split[2])
         if value > best_value:
             best_value, best = value, (split, with_two, with_three)
-    if not best_value:
+    if best is None:
         return None
-    assert best is not None  # set together with best_value, which is no longer 0
     split, with_two, with_three = best
     return best_value, _core_groups(split, with_two, with_three, twos, threes)
 
@@ -252,18 +207,12 @@ def _core_groups(split: tuple[int, int, int], with_two: int, with_three: int, tw
     return groups
 
 
-#: The smallest sum of a non-core group (4: ``{1,1,1,1}``, ``{1,1,2}``, ``{2,2}``).
-_SMALLEST_NON_CORE_SUM = min(sum(g) for g in NON_CORE_GROUPS)
-
-
 def _may_beat(best_value: int, extra_sum: int, total: int) -> bool:
     """Whether a non-core group summing to ``extra_sum``, times core groups of the other
     cards (summing to ``total - extra_sum``), might exceed ``best_value``.
 
     Every group sum ``a`` satisfies ``a <= 3**(a/3)``, so the other groups multiply to at
-    most ``3**((total - extra_sum)/3)``; compared in cubes to stay in integers.  The bound
-    ``s**3 * 3**(total - s)`` falls as ``s`` grows from 3 on, so if the smallest non-core
-    sum cannot beat ``best_value``, no non-core group can.
+    most ``3**((total - extra_sum)/3)``; compared in cubes to stay in integers.
     """
     return extra_sum**3 * 3 ** (total - extra_sum) > best_value**3
 
@@ -273,7 +222,9 @@ def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int,
 
     ``ones``, ``twos`` and ``threes`` count the cards by |value|; ``negative`` is True for
     purple and black-green.  Returns the product of the group sums (0 for no cards) and
-    the groups in ascending order.  A minus colour of one card is that card alone.
+    the groups in ascending order.  A minus colour of one card is that card alone; of
+    more, the best even partition of core groups, or the first non-core group (in
+    :data:`NON_CORE_GROUPS` order) with an odd partition of core groups that beats it.
     """
     cards = ones + twos + threes
     if cards == 0:
@@ -285,52 +236,33 @@ def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int,
     if cards == 1:
         group = (1,) * ones + (2,) * twos + (3,) * threes
         return group[0], [group]
-    best_value = 0
-    groups: list[Group] = []
-    best_extra: Group | None = None
-    found = _core(ones, twos, threes, 0)
-    if found is not None:
-        best_value, groups = found
+    best_value, groups = _core(ones, twos, threes, 0) or (0, [])
     total = ones + 2 * twos + 3 * threes
-    if not _may_beat(best_value, _SMALLEST_NON_CORE_SUM, total):
-        return best_value, groups
-    for extra, need_ones, need_twos, need_threes, extra_sum in _NON_CORE_FITTING[
-        min(ones, 7), min(twos, 3), min(threes, 2)
-    ]:
-        if not _may_beat(best_value, extra_sum, total):
+    for extra in NON_CORE_GROUPS:
+        need_ones, need_twos, need_threes = extra.count(1), extra.count(2), extra.count(3)
+        if need_ones > ones or need_twos > twos or need_threes > threes:
+            continue  # these cards cannot form the group
+        if not _may_beat(best_value, sum(extra), total):
             continue
         rest = _core(ones - need_ones, twos - need_twos, threes - need_threes, 1)
-        if rest is not None and rest[0] * extra_sum > best_value:
-            best_value, groups, best_extra = rest[0] * extra_sum, rest[1], extra
-    if best_extra is not None:
-        bisect.insort(groups, best_extra)
+        if rest is not None and rest[0] * sum(extra) > best_value:
+            best_value, groups = rest[0] * sum(extra), sorted([*rest[1], extra])
     return best_value, groups
 
 
 # -- Formulas --------------------------------------------------------------------------
 
 
-def _group_texts(group: Group, sign: int) -> tuple[str, str]:
-    """A group's cards added together: bare, and as a factor (bracketed if two or more)."""
-    text = " + ".join(str(sign * m) for m in group)
-    return text, f"({text})" if len(group) > 1 else text
-
-
-#: Every group's texts, for plus colours (False) and minus colours (True).
-_GROUP_TEXTS: dict[bool, dict[Group, tuple[str, str]]] = {
-    negative: {g: _group_texts(g, -1 if negative else 1) for g in (*_CORE, *NON_CORE_GROUPS)}
-    for negative in (False, True)
-}
-
-
 def formula(groups: list[Group], negative: bool) -> str:
-    """The formula, e.g. ``(-1 + -2) × -3``; groups of one card stand bare."""
+    """The formula, e.g. ``(-1 + -2) × -3``: the groups' sums multiplied, a group of two
+    or more cards bracketed unless it stands alone; ``0`` for no groups."""
     if not groups:
         return "0"
-    texts = _GROUP_TEXTS[negative]
+    sign = -1 if negative else 1
+    sums = [" + ".join(str(sign * m) for m in group) for group in groups]
     if len(groups) == 1:
-        return texts[groups[0]][0]
-    return " × ".join([texts[group][1] for group in groups])
+        return sums[0]
+    return " × ".join(f"({text})" if len(group) > 1 else text for group, text in zip(groups, sums))
 
 
 # -- Results -------------------------------------------------------------------------
