@@ -1,14 +1,15 @@
 """Apero (アペロ): exact scoring of any hand, any hand size, any number of sets.
 
-Rules: ``shared/rules/apero.md`` (designer's notes, seed 000).
+Rules: ``docs/rules/apero.md``; each point below names its section there.
 
-* Each colour is scored on its own; its cards are combined with ``+`` and ``×`` in any
-  order and grouping, every card used once, and the colour scores the LARGEST value
-  reachable (a single card scores its own value; no cards score 0).
-* The hand scores the sum of its colours.
-* Highest total wins; tied players share the win (decision: the sources give no
-  tie-break).
-* A request may not hold more copies of a card than the sets in play contain.
+* Scoring: each colour is scored on its own; its cards are combined with ``+`` and ``×``
+  in any order and grouping, every card used once, and the colour scores the LARGEST
+  value reachable (a single card scores its own value; no cards score 0).
+* Scoring: the hand scores the sum of its colours.
+* Winner: the highest total wins; tied players share the win (Decisions, 1: the sources
+  give no tie-break).
+* Hand sizes and sets: a request may not hold more copies of a card than the sets in play
+  contain, counted over all its players (Decisions, 4).
 
 How the maximum is found (in O(k²) steps per core search, k = number of cards of magnitude
 1, which the deck bounds by 2 per set; at most 24 core searches for a minus colour):
@@ -55,6 +56,7 @@ cards) and with a plain max/min dynamic program over every sub-multiset (up to 2
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import NamedTuple
 
 from .errors import RuleError
@@ -62,7 +64,8 @@ from .names import check_unique_names
 
 # -- The deck --------------------------------------------------------------------------
 
-#: Colour ids in the order the scorer reports them, with the values of one set.
+#: Colour ids in the order the scorer reports them, with the copies of each value in one
+#: set (docs/rules/apero.md, Cards).
 DECK: dict[str, dict[int, int]] = {
     "red": {1: 2, 2: 3, 3: 1},
     "orange": {1: 2, 2: 3, 3: 1},
@@ -73,7 +76,8 @@ DECK: dict[str, dict[int, int]] = {
 }
 COLORS: tuple[str, ...] = tuple(DECK)
 
-#: The colours' names as players say them (rules/apero.md, deck table).
+#: The colours' names as players say them (docs/rules/apero.md, Cards): display text for
+#: the web layer, moving to the message catalogue; nothing in this module uses it.
 COLOR_NAMES: dict[str, dict[str, str]] = {
     "red": {"ja": "赤", "en": "red"},
     "orange": {"ja": "橙", "en": "orange"},
@@ -83,10 +87,21 @@ COLOR_NAMES: dict[str, dict[str, str]] = {
     "black_green": {"ja": "黒緑", "en": "black-green"},
 }
 
-#: Every spelling accepted for a colour: the ids and the Japanese names (橙 or オレンジ).
+#: Every spelling accepted for a colour: the ids, then the Japanese names players use
+#: (docs/rules/apero.md, Decisions, 7: 赤, 橙 or オレンジ, 緑, 青, 紫, 黒緑).
 COLOR_ALIASES: dict[str, str] = {
-    **{color: color for color in COLORS},
-    **{names["ja"]: color for color, names in COLOR_NAMES.items()},
+    "red": "red",
+    "orange": "orange",
+    "green": "green",
+    "blue": "blue",
+    "purple": "purple",
+    "black_green": "black_green",
+    "赤": "red",
+    "橙": "orange",
+    "緑": "green",
+    "青": "blue",
+    "紫": "purple",
+    "黒緑": "black_green",
     "オレンジ": "orange",
 }
 
@@ -108,7 +123,8 @@ def copies_in_deck(color: str, value: int, sets: int) -> int:
 
 
 class AperoError(RuleError):
-    """An Apero request the rules do not allow (unknown card, too many copies, ...)."""
+    """An Apero request the rules do not allow: ``no_such_card`` or ``too_many_copies``
+    (docs/rules/apero.md, What is refused)."""
 
 
 # -- The maximum of one colour ---------------------------------------------------------
@@ -291,7 +307,8 @@ class GameScore(NamedTuple):
 
 
 def score_color(color: str, values: list[int]) -> ColorScore:
-    """Score one colour's cards: the largest value of any ``+``/``×`` expression over them.
+    """Score one colour's cards: the largest value of any ``+``/``×`` expression over them
+    (docs/rules/apero.md, Scoring).
 
     The colour scores the product of the sums of its :func:`best_groups`, with the sign of
     the cards: negative only for a lone minus card (two or more minus cards take an even
@@ -311,9 +328,9 @@ def tabulated_color_scores() -> list[ColorScore]:
     colour), for the web layer, which prepares how each is shown once, at import."""
     scores = []
     for color, copies in DECK.items():
-        held = [range(n + 1) for n in copies.values()]
-        for counts in itertools.product(*held):
-            scores.append(score_color(color, [v for v, n in zip(copies, counts) for _ in range(n)]))
+        for counts in itertools.product(*(range(n + 1) for n in copies.values())):
+            cards = [value for value, held in zip(copies, counts) for _ in range(held)]
+            scores.append(score_color(color, cards))
     return scores
 
 
@@ -322,7 +339,7 @@ def tabulated_color_scores() -> list[ColorScore]:
 
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
     """Score a hand: each colour it holds on its own, in the deck's colour order, and the
-    sum of the colours."""
+    sum of the colours (docs/rules/apero.md, Scoring)."""
     by_color: dict[str, list[int]] = {color: [] for color in COLORS}
     for color, value in cards:
         by_color[color].append(value)
@@ -333,8 +350,9 @@ def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
 def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
     """Refuse the first card, in request order, that the colour does not have or that goes
     past the copies ``sets`` hold, counted over all players together; a refused copy names
-    its count in the whole request."""
-    seen: dict[tuple[str, int], int] = {}
+    its count in the whole request (docs/rules/apero.md, Hand sizes and sets and What is
+    refused)."""
+    seen: Counter[tuple[str, int]] = Counter()
     for p, (_, cards) in enumerate(players):
         for c, (color, value) in enumerate(cards):
             if value not in DECK[color]:
@@ -345,7 +363,7 @@ def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> 
                     value=value,
                     values=sorted(DECK[color]),
                 )
-            seen[color, value] = seen.get((color, value), 0) + 1
+            seen[color, value] += 1
             limit = copies_in_deck(color, value, sets)
             if seen[color, value] > limit:
                 raise AperoError(
@@ -360,10 +378,11 @@ def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> 
 
 
 def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) -> GameScore:
-    """Score every player's hand and name the winners (ties share the win)."""
+    """Score every player's hand and name the winners: the highest total, ties sharing the
+    win (docs/rules/apero.md, Winner)."""
     check_unique_names(name for name, _ in players)
     check_cards(players, sets)
-    hands = tuple([score_hand(name, cards) for name, cards in players])
-    top = max([hand.total for hand in hands])
-    winners = tuple([hand.name for hand in hands if hand.total == top])
+    hands = tuple(score_hand(name, cards) for name, cards in players)
+    top = max(hand.total for hand in hands)
+    winners = tuple(hand.name for hand in hands if hand.total == top)
     return GameScore(hands, winners, sets, top)

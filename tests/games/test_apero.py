@@ -1,4 +1,4 @@
-"""Apero scoring rules (rules/apero.md): worked examples, the deck, winners, big hands."""
+"""Apero scoring rules (docs/rules/apero.md): worked examples, the deck, winners, big hands."""
 
 import itertools
 from collections import Counter
@@ -17,7 +17,7 @@ def score(color, values):
     return apero.score_color(color, values)
 
 
-# -- The rulebook's facts (rules/apero.md, "Official worked example" and "More facts") --
+# -- The rules' facts (docs/rules/apero.md, Worked examples) --------------------------
 
 
 def test_official_example_scores_16():
@@ -56,6 +56,41 @@ def test_known_colour_scores(color, values, expected):
     value, used = evaluate(result.expression)
     assert value == expected
     assert Counter(used) == Counter(values)
+
+
+@pytest.mark.parametrize(
+    "color, values, expression",
+    [
+        ("purple", [-3], "-3"),
+        ("purple", [-1, -1], "-1 × -1"),
+        ("red", [1, 1, 2, 2, 2, 3], "(1 + 2) × (1 + 2) × 2 × 3"),
+        ("red", [1, 2, 3, 1, 2, 3], "(1 + 2) × (1 + 2) × 3 × 3"),
+        ("purple", [-3, -3, -2, -2, -2, -1], "(-1 + -2) × (-2 + -2) × -3 × -3"),
+        ("purple", [-2, -2, -2], "-2 × (-2 + -2)"),
+        ("purple", [-1, -2, -2, -3], "(-1 + -3) × (-2 + -2)"),
+        ("red", [1, 2, 3], "(1 + 2) × 3"),
+    ],
+)
+def test_the_formulas_the_rules_show(color, values, expression):
+    assert score(color, values).expression == expression
+
+
+def test_colour_spellings_players_use():
+    assert list(apero.COLOR_ALIASES.items()) == [
+        ("red", "red"),
+        ("orange", "orange"),
+        ("green", "green"),
+        ("blue", "blue"),
+        ("purple", "purple"),
+        ("black_green", "black_green"),
+        ("赤", "red"),
+        ("橙", "orange"),
+        ("緑", "green"),
+        ("青", "blue"),
+        ("紫", "purple"),
+        ("黒緑", "black_green"),
+        ("オレンジ", "orange"),
+    ]
 
 
 def test_colours_never_mix_and_empty_colours_are_left_out():

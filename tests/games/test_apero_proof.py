@@ -1,4 +1,4 @@
-"""The argument behind the fast Apero scorer, checked step by step.
+"""The argument behind the Apero scorer, checked step by step.
 
 The scorer's docstring (scoring_api/games/apero.py) argues in three steps:
 1-2. a colour's maximum is the best product of group sums (even group count for minus
