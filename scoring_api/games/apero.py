@@ -1,17 +1,18 @@
 """Apero (アペロ): exact scoring of any hand, any hand size, any number of sets.
 
-Rules: ``shared/rules/apero.md`` (designer's notes, seed 000).
+Rules: ``docs/rules/apero.md``; each point below names its section there.
 
-* Each colour is scored on its own; its cards are combined with ``+`` and ``×`` in any
-  order and grouping, every card used once, and the colour scores the LARGEST value
-  reachable (a single card scores its own value; no cards score 0).
-* The hand scores the sum of its colours.
-* Highest total wins; tied players share the win (decision: the sources give no
-  tie-break).
-* A request may not hold more copies of a card than the sets in play contain.
+* Scoring: each colour is scored on its own; its cards are combined with ``+`` and ``×``
+  in any order and grouping, every card used once, and the colour scores the LARGEST
+  value reachable (a single card scores its own value; no cards score 0).
+* Scoring: the hand scores the sum of its colours.
+* Winner: the highest total wins; tied players share the win (Decisions, 1: the sources
+  give no tie-break).
+* Hand sizes and sets: a request may not hold more copies of a card than the sets in play
+  contain, counted over all its players (Decisions, 4).
 
-How the maximum is found (complexity O(k) per colour, k = number of cards of magnitude 1,
-which the deck bounds by 2 per set; at most 24 such searches for a minus colour):
+How the maximum is found (in O(k²) steps per core search, k = number of cards of magnitude
+1, which the deck bounds by 2 per set; at most 24 core searches for a minus colour):
 
 1. *Expressions are products of group sums.*  Partition the colour's cards into groups,
    add inside each group and multiply the group sums.
@@ -39,7 +40,7 @@ which the deck bounds by 2 per set; at most 24 such searches for a minus colour)
    groups.  A partition using only core groups is fixed by ``x`` = number of ``{1,2}``,
    ``y`` = number of ``{1,3}`` and the split of the remaining 1s into singles, pairs and
    triples; :func:`_core` finds the best of them for a required parity of the group count
-   (1s join 2s before 3s, and the best split of the other 1s is known, :func:`_ones_split`).
+   (1s join 2s before 3s, and the other 1s take their unique best split, :func:`_ones_split`).
    Plus colours need nothing else (step 2).  For minus colours, any TWO non-core groups
    (sum <= 7) can be regrouped into an even number of groups with at most one non-core
    group and at least the same product (a finite fact over 23 × 23 pairs, checked by
@@ -50,33 +51,21 @@ which the deck bounds by 2 per set; at most 24 such searches for a minus colour)
 
 The tests also compare this with a brute-force enumeration of every expression (up to 8
 cards) and with a plain max/min dynamic program over every sub-multiset (up to 24 cards).
-
-*One set from a table.*  A colour's result (cards, score, formula) depends only on its
-counts of 1s, 2s and 3s (by |value|).  One 36-card set holds, per colour, two 1s, three 2s
-and one 3 (plus colours) or one -1, three -2s and two -3s (minus colours), so a colour of
-a one-set hand has one of 4 × 3 × 2 = 24 count triples.  At import, :data:`_ONE_SET_SCORES`
-stores, for each colour, the :class:`ColorScore` that :func:`_search_color` (steps 1-3
-above) gives for each of those triples (144 entries, built in well under a millisecond);
-:func:`score_color` reads it when the counts fall within one set and searches otherwise;
-:func:`score_hand` counts a hand's cards in one pass and reads the same entries by the
-packed counts of each colour.
-The table is exact because the same algorithm fills it: it is a pure function tabulated
-over a finite domain, not a store of past requests, and ``tests/games/test_apero.py``
-checks it entry by entry against the search, and that larger counts still search.
 """
 
 from __future__ import annotations
 
-import bisect
 import itertools
-from typing import NamedTuple, cast
+from collections import Counter
+from typing import NamedTuple
 
 from .errors import RuleError
 from .names import check_unique_names
 
 # -- The deck --------------------------------------------------------------------------
 
-#: Colour ids in the order the scorer reports them, with the values of one set.
+#: Colour ids in the order the scorer reports them, with the copies of each value in one
+#: set (docs/rules/apero.md, Cards).
 DECK: dict[str, dict[int, int]] = {
     "red": {1: 2, 2: 3, 3: 1},
     "orange": {1: 2, 2: 3, 3: 1},
@@ -87,7 +76,8 @@ DECK: dict[str, dict[int, int]] = {
 }
 COLORS: tuple[str, ...] = tuple(DECK)
 
-#: The colours' names as players say them (rules/apero.md, deck table).
+#: The colours' names as players say them (docs/rules/apero.md, Cards): display text for
+#: the web layer, moving to the message catalogue; nothing in this module uses it.
 COLOR_NAMES: dict[str, dict[str, str]] = {
     "red": {"ja": "赤", "en": "red"},
     "orange": {"ja": "橙", "en": "orange"},
@@ -97,10 +87,21 @@ COLOR_NAMES: dict[str, dict[str, str]] = {
     "black_green": {"ja": "黒緑", "en": "black-green"},
 }
 
-#: Every spelling accepted for a colour: the ids and the Japanese names (橙 or オレンジ).
+#: Every spelling accepted for a colour: the ids, then the Japanese names players use
+#: (docs/rules/apero.md, Decisions, 7: 赤, 橙 or オレンジ, 緑, 青, 紫, 黒緑).
 COLOR_ALIASES: dict[str, str] = {
-    **{color: color for color in COLORS},
-    **{names["ja"]: color for color, names in COLOR_NAMES.items()},
+    "red": "red",
+    "orange": "orange",
+    "green": "green",
+    "blue": "blue",
+    "purple": "purple",
+    "black_green": "black_green",
+    "赤": "red",
+    "橙": "orange",
+    "緑": "green",
+    "青": "blue",
+    "紫": "purple",
+    "黒緑": "black_green",
     "オレンジ": "orange",
 }
 
@@ -122,58 +123,40 @@ def copies_in_deck(color: str, value: int, sets: int) -> int:
 
 
 class AperoError(RuleError):
-    """An Apero request the rules do not allow (unknown card, too many copies, ...)."""
+    """An Apero request the rules do not allow: ``no_such_card`` or ``too_many_copies``
+    (docs/rules/apero.md, What is refused)."""
 
 
 # -- The maximum of one colour ---------------------------------------------------------
 
 Group = tuple[int, ...]  # magnitudes of the cards added together, ascending
 
+#: The core groups (step 3 of the module docstring).
 _CORE: frozenset[Group] = frozenset({(3,), (2,), (1,), (1, 1), (1, 2), (1, 3), (1, 1, 1)})
 
 
 def _groups_up_to(total: int) -> list[Group]:
     """Every multiset of magnitudes 1-3 whose sum is between 1 and ``total``."""
     found = []
-    for ones, twos, threes in itertools.product(range(total + 1), range(4), range(3)):
+    for ones, twos, threes in itertools.product(range(total + 1), range(total // 2 + 1), range(total // 3 + 1)):
         if 0 < ones + 2 * twos + 3 * threes <= total:
             found.append((1,) * ones + (2,) * twos + (3,) * threes)
     return found
 
 
-#: Non-core groups a minus colour may need once (step 3 of the module docstring).
+#: Non-core groups a minus colour may need once (step 3 of the module docstring), in the
+#: order :func:`best_groups` tries them.
 NON_CORE_GROUPS: tuple[Group, ...] = tuple(g for g in _groups_up_to(7) if g not in _CORE)
 
 
-#: A non-core group with its counts of 1s, 2s and 3s and its sum.
-NonCore = tuple[Group, int, int, int, int]
-
-
-def _non_core_fitting(ones: int, twos: int, threes: int) -> tuple[NonCore, ...]:
-    """The non-core groups that ``ones``, ``twos`` and ``threes`` cards can form, in
-    :data:`NON_CORE_GROUPS` order."""
-    found = []
-    for group in NON_CORE_GROUPS:
-        need = group.count(1), group.count(2), group.count(3)
-        if need[0] <= ones and need[1] <= twos and need[2] <= threes:
-            found.append((group, *need, sum(group)))
-    return tuple(found)
-
-
-#: :func:`_non_core_fitting` for every count up to what one non-core group holds (seven
-#: 1s, three 2s, two 3s); larger counts fit the same groups, so they are capped first.
-_NON_CORE_FITTING: dict[tuple[int, int, int], tuple[NonCore, ...]] = {
-    counts: _non_core_fitting(*counts) for counts in itertools.product(range(8), range(4), range(3))
-}
-
-
-def _search_ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
-    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples), by search.
+def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
+    """Best split of ``ones`` 1-magnitude cards into (singles, pairs, triples).
 
     The product is ``2**pairs * 3**triples``; ``parity`` (None = any) is the required
     parity of the number of groups.  More than two singles never help: three singles are
     worse than one triple with the same parity.  The best split is unique: its product
-    fixes ``pairs`` and ``triples``, and they fix ``singles``.
+    fixes ``pairs`` and ``triples``, and they fix ``singles``.  None if no split has the
+    parity (no 1s and an odd count, one 1 and an even count).
     """
     best, best_value = None, 0
     for triples in range(ones // 3, -1, -1):
@@ -188,30 +171,6 @@ def _search_ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | 
             if value > best_value:
                 best, best_value = (singles, pairs, triples), value
     return best
-
-
-#: :func:`_search_ones_split` for fewer than 18 ones: ``_FEW_ONES_SPLITS[parity][ones]``.
-_FEW_ONES_SPLITS: dict[int | None, list[tuple[int, int, int] | None]] = {
-    parity: [_search_ones_split(ones, parity) for ones in range(18)] for parity in (None, 0, 1)
-}
-
-
-def _ones_split(ones: int, parity: int | None) -> tuple[int, int, int] | None:
-    """Best split of ``ones`` 1-magnitude cards, as :func:`_search_ones_split` finds it.
-
-    From 18 ones on, a best split holds at least two triples: it has at most two singles
-    and at most five pairs (six pairs lose to four triples with the same group-count
-    parity, 64 < 81).  Taking two triples away leaves a best split of six fewer ones (a
-    better one would give a better split of ``ones``), and best splits are unique, so the
-    split of ``ones`` is that of ``ones - 6k`` (12 to 17) plus ``2k`` triples.
-    """
-    if ones < 18:
-        return _FEW_ONES_SPLITS[parity][ones]
-    sixes = (ones - 12) // 6
-    few = _FEW_ONES_SPLITS[parity][ones - 6 * sixes]
-    assert few is not None  # 12 to 17 ones always split, whatever the parity (see _FEW_ONES_SPLITS)
-    singles, pairs, triples = few
-    return singles, pairs, triples + 2 * sixes
 
 
 def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, list[Group]] | None:
@@ -244,9 +203,8 @@ def _core(ones: int, twos: int, threes: int, parity: int | None) -> tuple[int, l
         value = 2 ** (twos - with_two + 2 * with_three + split[1]) * 3 ** (threes - with_three + with_two + split[2])
         if value > best_value:
             best_value, best = value, (split, with_two, with_three)
-    if not best_value:
+    if best is None:
         return None
-    assert best is not None  # set together with best_value, which is no longer 0
     split, with_two, with_three = best
     return best_value, _core_groups(split, with_two, with_three, twos, threes)
 
@@ -265,18 +223,12 @@ def _core_groups(split: tuple[int, int, int], with_two: int, with_three: int, tw
     return groups
 
 
-#: The smallest sum of a non-core group (4: ``{1,1,1,1}``, ``{1,1,2}``, ``{2,2}``).
-_SMALLEST_NON_CORE_SUM = min(sum(g) for g in NON_CORE_GROUPS)
-
-
 def _may_beat(best_value: int, extra_sum: int, total: int) -> bool:
     """Whether a non-core group summing to ``extra_sum``, times core groups of the other
     cards (summing to ``total - extra_sum``), might exceed ``best_value``.
 
     Every group sum ``a`` satisfies ``a <= 3**(a/3)``, so the other groups multiply to at
-    most ``3**((total - extra_sum)/3)``; compared in cubes to stay in integers.  The bound
-    ``s**3 * 3**(total - s)`` falls as ``s`` grows from 3 on, so if the smallest non-core
-    sum cannot beat ``best_value``, no non-core group can.
+    most ``3**((total - extra_sum)/3)``; compared in cubes to stay in integers.
     """
     return extra_sum**3 * 3 ** (total - extra_sum) > best_value**3
 
@@ -286,7 +238,9 @@ def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int,
 
     ``ones``, ``twos`` and ``threes`` count the cards by |value|; ``negative`` is True for
     purple and black-green.  Returns the product of the group sums (0 for no cards) and
-    the groups in ascending order.  A minus colour of one card is that card alone.
+    the groups in ascending order.  A minus colour of one card is that card alone; of
+    more, the best even partition of core groups, or the first non-core group (in
+    :data:`NON_CORE_GROUPS` order) with an odd partition of core groups that beats it.
     """
     cards = ones + twos + threes
     if cards == 0:
@@ -298,52 +252,33 @@ def best_groups(ones: int, twos: int, threes: int, negative: bool) -> tuple[int,
     if cards == 1:
         group = (1,) * ones + (2,) * twos + (3,) * threes
         return group[0], [group]
-    best_value = 0
-    groups: list[Group] = []
-    best_extra: Group | None = None
-    found = _core(ones, twos, threes, 0)
-    if found is not None:
-        best_value, groups = found
+    best_value, groups = _core(ones, twos, threes, 0) or (0, [])
     total = ones + 2 * twos + 3 * threes
-    if not _may_beat(best_value, _SMALLEST_NON_CORE_SUM, total):
-        return best_value, groups
-    for extra, need_ones, need_twos, need_threes, extra_sum in _NON_CORE_FITTING[
-        min(ones, 7), min(twos, 3), min(threes, 2)
-    ]:
-        if not _may_beat(best_value, extra_sum, total):
+    for extra in NON_CORE_GROUPS:
+        need_ones, need_twos, need_threes = extra.count(1), extra.count(2), extra.count(3)
+        if need_ones > ones or need_twos > twos or need_threes > threes:
+            continue  # these cards cannot form the group
+        if not _may_beat(best_value, sum(extra), total):
             continue
         rest = _core(ones - need_ones, twos - need_twos, threes - need_threes, 1)
-        if rest is not None and rest[0] * extra_sum > best_value:
-            best_value, groups, best_extra = rest[0] * extra_sum, rest[1], extra
-    if best_extra is not None:
-        bisect.insort(groups, best_extra)
+        if rest is not None and rest[0] * sum(extra) > best_value:
+            best_value, groups = rest[0] * sum(extra), sorted([*rest[1], extra])
     return best_value, groups
 
 
 # -- Formulas --------------------------------------------------------------------------
 
 
-def _group_texts(group: Group, sign: int) -> tuple[str, str]:
-    """A group's cards added together: bare, and as a factor (bracketed if two or more)."""
-    text = " + ".join(str(sign * m) for m in group)
-    return text, f"({text})" if len(group) > 1 else text
-
-
-#: Every group's texts, for plus colours (False) and minus colours (True).
-_GROUP_TEXTS: dict[bool, dict[Group, tuple[str, str]]] = {
-    negative: {g: _group_texts(g, -1 if negative else 1) for g in (*_CORE, *NON_CORE_GROUPS)}
-    for negative in (False, True)
-}
-
-
 def formula(groups: list[Group], negative: bool) -> str:
-    """The formula, e.g. ``(-1 + -2) × -3``; groups of one card stand bare."""
+    """The formula, e.g. ``(-1 + -2) × -3``: the groups' sums multiplied, a group of two
+    or more cards bracketed unless it stands alone; ``0`` for no groups."""
     if not groups:
         return "0"
-    texts = _GROUP_TEXTS[negative]
+    sign = -1 if negative else 1
+    sums = [" + ".join(str(sign * m) for m in group) for group in groups]
     if len(groups) == 1:
-        return texts[groups[0]][0]
-    return " × ".join([texts[group][1] for group in groups])
+        return sums[0]
+    return " × ".join(f"({text})" if len(group) > 1 else text for group, text in zip(groups, sums))
 
 
 # -- Results -------------------------------------------------------------------------
@@ -371,167 +306,53 @@ class GameScore(NamedTuple):
     top: int  # the winners' total
 
 
-def _search_color(color: str, ones: int, twos: int, threes: int) -> ColorScore:
-    """Score a colour from its counts of cards by |value| with :func:`best_groups`.
+def score_color(color: str, values: list[int]) -> ColorScore:
+    """Score one colour's cards: the largest value of any ``+``/``×`` expression over them
+    (docs/rules/apero.md, Scoring).
 
-    The colour scores the product of the best groups' sums, with the sign of the cards:
-    negative only for a lone minus card (two or more minus cards take an even number of
-    groups, step 1 of the module docstring).
+    The colour scores the product of the sums of its :func:`best_groups`, with the sign of
+    the cards: negative only for a lone minus card (two or more minus cards take an even
+    number of groups, step 1 of the module docstring).  The cards are listed by |value|.
     """
     sign = SIGNS[color]
     negative = sign < 0
+    ones, twos, threes = values.count(sign), values.count(2 * sign), values.count(3 * sign)
     value, groups = best_groups(ones, twos, threes, negative)
     score = -value if negative and len(groups) % 2 else value
     cards = (sign,) * ones + (2 * sign,) * twos + (3 * sign,) * threes
     return ColorScore(color, cards, score, formula(groups, negative))
 
 
-def _one_set_scores(color: str) -> dict[tuple[int, int, int], ColorScore]:
-    """:func:`_search_color` for every count of 1s, 2s and 3s (by |value|) that one set
-    of the colour holds, keyed by those counts."""
-    sign = SIGNS[color]
-    copies = [DECK[color].get(magnitude * sign, 0) for magnitude in (1, 2, 3)]
-    return {
-        cast("tuple[int, int, int]", counts): _search_color(color, *counts)
-        for counts in itertools.product(*(range(n + 1) for n in copies))
-    }
-
-
-#: Every colour's score for every hand of that colour ONE set allows (module docstring,
-#: "One set from a table"): ``_ONE_SET_SCORES[color][ones, twos, threes]``, counts by |value|.
-_ONE_SET_SCORES: dict[str, dict[tuple[int, int, int], ColorScore]] = {color: _one_set_scores(color) for color in COLORS}
-
-
-def score_color(color: str, values: list[int]) -> ColorScore:
-    """Score one colour's cards: the largest value of any ``+``/``×`` expression.
-
-    Counts within one set are read from :data:`_ONE_SET_SCORES`, which
-    :func:`_search_color` filled at import; larger counts are searched the same way.
-    """
-    sign = SIGNS[color]
-    counts = values.count(sign), values.count(2 * sign), values.count(3 * sign)
-    return _ONE_SET_SCORES[color].get(counts) or _search_color(color, *counts)
-
-
 def tabulated_color_scores() -> list[ColorScore]:
-    """Every :class:`ColorScore` of :data:`_ONE_SET_SCORES`: the very objects
-    :func:`score_color` and :func:`score_hand` return for counts within one set, for callers
-    that prepare something per score once, at import."""
-    return [scored for table in _ONE_SET_SCORES.values() for scored in table.values()]
+    """Every score a colour can have in a hand of one set (6 colours × 24 hands of a
+    colour), for the web layer, which prepares how each is shown once, at import."""
+    scores = []
+    for color, copies in DECK.items():
+        for counts in itertools.product(*(range(n + 1) for n in copies.values())):
+            cards = [value for value, held in zip(copies, counts) for _ in range(held)]
+            scores.append(score_color(color, cards))
+    return scores
 
 
 # -- A hand ---------------------------------------------------------------------------
 
-#: Bits of one count in a colour's packed counts (:func:`_pack`): up to 1023 cards of a
-#: hand, past the API's cap (36 cards × 10 sets).
-_SLOT_BITS = 10
-_SLOT_MASK = (1 << _SLOT_BITS) - 1
-#: Hands up to this many cards are counted packed: no count can overflow its slot.
-_MAX_PACKED_CARDS = _SLOT_MASK
-
-
-def _pack(ones: int, twos: int, threes: int) -> int:
-    """A colour's counts of 1s, 2s and 3s (by |value|) as one integer, a slot each."""
-    return ones | twos << _SLOT_BITS | threes << 2 * _SLOT_BITS
-
-
-def _unpack(packed: int) -> tuple[int, int, int]:
-    """The counts (1s, 2s, 3s) of :func:`_pack`."""
-    return packed & _SLOT_MASK, packed >> _SLOT_BITS & _SLOT_MASK, packed >> 2 * _SLOT_BITS
-
-
-#: Every card of the deck: the index of its colour in :data:`COLORS`, and what it adds to
-#: the colour's packed counts, a 1 in the slot of its |value| (``_pack(0, 1, 0)`` for -2).
-_CARD_SLOTS: dict[tuple[str, int], tuple[int, int]] = {
-    (color, value): (index, 1 << _SLOT_BITS * (abs(value) - 1))
-    for index, color in enumerate(COLORS)
-    for value in DECK[color]
-}
-
-#: Per colour, in deck order: the colour and its :data:`_ONE_SET_SCORES` keyed by packed counts.
-_PACKED_ONE_SET_SCORES: tuple[tuple[str, dict[int, ColorScore]], ...] = tuple(
-    (color, {_pack(*counts): scored for counts, scored in _ONE_SET_SCORES[color].items()}) for color in COLORS
-)
-
 
 def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """Score a hand: each colour on its own, in the deck's colour order (colours never mix,
-    rules/apero.md).
-
-    One pass over the cards (all in the deck: :func:`check_cards`) counts each colour's
-    1s, 2s and 3s, packed (:data:`_CARD_SLOTS`); a held colour's packed counts then key its
-    one-set table (module docstring, "One set from a table"), larger counts are searched.
-    A hand of more cards than a slot counts is grouped by colour instead
-    (:func:`_score_hand_by_color`, same result).
-    """
-    if len(cards) > _MAX_PACKED_CARDS:
-        return _score_hand_by_color(name, cards)
-    packed = [0] * len(COLORS)
-    for card in cards:
-        index, unit = _CARD_SLOTS[card]
-        packed[index] += unit
-    colors = []
-    total = 0
-    for (color, table), counts in zip(_PACKED_ONE_SET_SCORES, packed):
-        if counts:
-            colors.append(scored := table.get(counts) or _search_color(color, *_unpack(counts)))
-            total += scored.score
-    # the same HandScore, built without NamedTuple's Python-level __new__ (hot path)
-    return tuple.__new__(HandScore, (name, tuple(colors), total))
-
-
-def _score_hand_by_color(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """:func:`score_hand` for any number of cards: group the values by colour, then
-    :func:`score_color` each held colour in the deck's order."""
-    by_color: dict[str, list[int]] = {}
+    """Score a hand: each colour it holds on its own, in the deck's colour order, and the
+    sum of the colours (docs/rules/apero.md, Scoring)."""
+    by_color: dict[str, list[int]] = {color: [] for color in COLORS}
     for color, value in cards:
-        if color in by_color:
-            by_color[color].append(value)
-        else:
-            by_color[color] = [value]
-    colors = []
-    total = 0
-    for color in COLORS:
-        if color in by_color:
-            colors.append(scored := score_color(color, by_color[color]))
-            total += scored.score
-    return HandScore(name, tuple(colors), total)
-
-
-#: Every card of the deck, as (colour, value).
-_CARDS: frozenset[tuple[str, int]] = frozenset(_COPIES_PER_SET)
+        by_color[color].append(value)
+    colors = tuple(score_color(color, values) for color, values in by_color.items() if values)
+    return HandScore(name, colors, sum(scored.score for scored in colors))
 
 
 def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
-    """Every card exists in the deck, and no card appears more often than ``sets`` hold.
-
-    Counts run over all players of the request together (rules/apero.md, Deck legality).
-    Every card has at least one copy per set, so a request of known cards whose repeats
-    (cards minus distinct cards) are fewer than ``sets`` is legal: a card held ``n`` times
-    adds ``n - 1`` repeats.  Otherwise one count of the whole request tells whether a card
-    breaks the rule; only then :func:`_refuse_first_illegal_card` walks the cards in order
-    to name it.
-    """
-    distinct: set[tuple[str, int]] = set()
-    held = 0
-    for _, cards in players:
-        distinct.update(cards)
-        held += len(cards)
-    if held - len(distinct) < sets and distinct <= _CARDS:
-        return
-    seen: dict[tuple[str, int], int] = {}
-    for _, cards in players:
-        for card in cards:
-            seen[card] = seen.get(card, 0) + 1
-    for card, count in seen.items():
-        if count > _COPIES_PER_SET.get(card, 0) * sets:
-            _refuse_first_illegal_card(players, sets)
-
-
-def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
-    """Raise for the first card, in request order, that does not exist or goes past the
-    limit: the error names the card and counts its copies in the whole request."""
-    seen: dict[tuple[str, int], int] = {}
+    """Refuse the first card, in request order, that the colour does not have or that goes
+    past the copies ``sets`` hold, counted over all players together; a refused copy names
+    its count in the whole request (docs/rules/apero.md, Hand sizes and sets and What is
+    refused)."""
+    seen: Counter[tuple[str, int]] = Counter()
     for p, (_, cards) in enumerate(players):
         for c, (color, value) in enumerate(cards):
             if value not in DECK[color]:
@@ -542,26 +363,26 @@ def _refuse_first_illegal_card(players: list[tuple[str, list[tuple[str, int]]]],
                     value=value,
                     values=sorted(DECK[color]),
                 )
-            seen[color, value] = seen.get((color, value), 0) + 1
+            seen[color, value] += 1
             limit = copies_in_deck(color, value, sets)
             if seen[color, value] > limit:
-                total = sum(1 for _, hand in players for card in hand if card == (color, value))
                 raise AperoError(
                     "too_many_copies",
                     ("players", p, "cards", c),
                     color=color,
                     value=value,
-                    count=total,
+                    count=sum(hand.count((color, value)) for _, hand in players),
                     limit=limit,
                     sets=sets,
                 )
 
 
 def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) -> GameScore:
-    """Score every player's hand and name the winners (ties share the win)."""
+    """Score every player's hand and name the winners: the highest total, ties sharing the
+    win (docs/rules/apero.md, Winner)."""
     check_unique_names(name for name, _ in players)
     check_cards(players, sets)
-    hands = tuple([score_hand(name, cards) for name, cards in players])
-    top = max([hand.total for hand in hands])
-    winners = tuple([hand.name for hand in hands if hand.total == top])
-    return tuple.__new__(GameScore, (hands, winners, sets, top))  # = GameScore(...), as in score_hand
+    hands = tuple(score_hand(name, cards) for name, cards in players)
+    top = max(hand.total for hand in hands)
+    winners = tuple(hand.name for hand in hands if hand.total == top)
+    return GameScore(hands, winners, sets, top)

@@ -1,4 +1,4 @@
-"""Apero scoring rules (rules/apero.md): worked examples, the deck, winners, big hands."""
+"""Apero scoring rules (docs/rules/apero.md): worked examples, the deck, winners, big hands."""
 
 import itertools
 from collections import Counter
@@ -17,7 +17,7 @@ def score(color, values):
     return apero.score_color(color, values)
 
 
-# -- The rulebook's facts (rules/apero.md, "Official worked example" and "More facts") --
+# -- The rules' facts (docs/rules/apero.md, Worked examples) --------------------------
 
 
 def test_official_example_scores_16():
@@ -58,6 +58,41 @@ def test_known_colour_scores(color, values, expected):
     assert Counter(used) == Counter(values)
 
 
+@pytest.mark.parametrize(
+    "color, values, expression",
+    [
+        ("purple", [-3], "-3"),
+        ("purple", [-1, -1], "-1 × -1"),
+        ("red", [1, 1, 2, 2, 2, 3], "(1 + 2) × (1 + 2) × 2 × 3"),
+        ("red", [1, 2, 3, 1, 2, 3], "(1 + 2) × (1 + 2) × 3 × 3"),
+        ("purple", [-3, -3, -2, -2, -2, -1], "(-1 + -2) × (-2 + -2) × -3 × -3"),
+        ("purple", [-2, -2, -2], "-2 × (-2 + -2)"),
+        ("purple", [-1, -2, -2, -3], "(-1 + -3) × (-2 + -2)"),
+        ("red", [1, 2, 3], "(1 + 2) × 3"),
+    ],
+)
+def test_the_formulas_the_rules_show(color, values, expression):
+    assert score(color, values).expression == expression
+
+
+def test_colour_spellings_players_use():
+    assert list(apero.COLOR_ALIASES.items()) == [
+        ("red", "red"),
+        ("orange", "orange"),
+        ("green", "green"),
+        ("blue", "blue"),
+        ("purple", "purple"),
+        ("black_green", "black_green"),
+        ("赤", "red"),
+        ("橙", "orange"),
+        ("緑", "green"),
+        ("青", "blue"),
+        ("紫", "purple"),
+        ("黒緑", "black_green"),
+        ("オレンジ", "orange"),
+    ]
+
+
 def test_colours_never_mix_and_empty_colours_are_left_out():
     hand = apero.score_hand("A", [("red", 3), ("orange", 3)])
     assert [(c.color, c.score) for c in hand.colors] == [("red", 3), ("orange", 3)]
@@ -86,8 +121,8 @@ def test_a_whole_two_set_deck_in_one_hand():
     scores = {c.color: c.score for c in game.players[0].colors}
     # 2 sets of a plus colour: 1,1,1,1,2×6,3,3 -> (1+2)^4 × 3^2 × 2^2 = 2916
     assert scores["red"] == best_worst([1] * 4 + [2] * 6 + [3] * 2)[0] == 2916
-    assert scores["purple"] == best_worst([-1] * 2 + [-2] * 6 + [-3] * 4)[0]
-    assert game.players[0].total == 4 * scores["red"] + 2 * scores["purple"]
+    assert scores["purple"] == best_worst([-1] * 2 + [-2] * 6 + [-3] * 4)[0] == 11664
+    assert game.players[0].total == 4 * scores["red"] + 2 * scores["purple"] == 34992
 
 
 @pytest.mark.parametrize("color, negative", [("blue", False), ("black_green", True)])
@@ -102,51 +137,7 @@ def test_ten_sets_of_one_colour_is_exact_and_checkable(color, negative):
     assert Counter(used) == Counter(values)
 
 
-# -- One set from a table (module docstring, "One set from a table") -------------------
-
-
-def one_set_counts(color):
-    """Every (ones, twos, threes) by |value| one set of the colour allows."""
-    copies = {abs(v): n for v, n in apero.DECK[color].items()}
-    return set(itertools.product(*(range(copies.get(m, 0) + 1) for m in (1, 2, 3))))
-
-
-@pytest.mark.parametrize("color", apero.COLORS)
-def test_the_one_set_table_equals_the_search_on_its_whole_domain(color):
-    table = apero._ONE_SET_SCORES[color]
-    assert set(table) == one_set_counts(color) and len(table) == 4 * 3 * 2
-    sign = apero.SIGNS[color]
-    for (ones, twos, threes), entry in table.items():
-        assert entry == apero._search_color(color, ones, twos, threes)
-        values = [3 * sign] * threes + [sign] * ones + [2 * sign] * twos  # any order
-        assert apero.score_color(color, values) is entry
-        if values:
-            assert entry.score == best_worst(values)[0]
-            value, used = evaluate(entry.expression)
-            assert value == entry.score and Counter(used) == Counter(values)
-
-
-@pytest.mark.parametrize("color", ["orange", "black_green"])
-def test_colours_beyond_one_set_are_searched(color, monkeypatch):
-    searched = []
-    search = apero._search_color
-
-    def spy(*args):
-        searched.append(args)
-        return search(*args)
-
-    monkeypatch.setattr(apero, "_search_color", spy)
-    sign = apero.SIGNS[color]
-    within = one_set_counts(color)
-    for counts in itertools.product(range(5), range(7), range(4)):
-        values = [m * sign for m, n in zip((1, 2, 3), counts) for _ in range(n)]
-        result = apero.score_color(color, values)
-        if counts in within:
-            assert not searched
-            continue
-        assert searched.pop() == (color, *counts) and not searched
-        assert result == search(color, *counts)
-        assert result.score == best_worst(values)[0]
+# -- A hand: its colours, each on its own ---------------------------------------------
 
 
 @st.composite
@@ -160,31 +151,30 @@ def deck_hands(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(deck_hands())
-def test_a_hand_counted_packed_scores_as_grouped_by_colour(cards):
+def test_a_hand_scores_each_held_colour_on_its_own_in_deck_order(cards):
     hand = apero.score_hand("A", cards)
-    assert hand == apero._score_hand_by_color("A", cards)
-    for colour in hand.colors:
-        counts = tuple(colour.cards.count(m * apero.SIGNS[colour.color]) for m in (1, 2, 3))
-        if counts in apero._ONE_SET_SCORES[colour.color]:
-            assert colour is apero._ONE_SET_SCORES[colour.color][counts]
+    assert [scored.color for scored in hand.colors] == [c for c in apero.COLORS if c in {c for c, _ in cards}]
+    for scored in hand.colors:
+        values = [v for c, v in cards if c == scored.color]
+        assert list(scored.cards) == sorted(values, key=abs)
+        counts = Counter(abs(v) for v in values)
+        negative = apero.SIGNS[scored.color] < 0
+        assert scored.score == group_partition_best(counts[1], counts[2], counts[3], negative)
+        value, used = evaluate(scored.expression)
+        assert value == scored.score and Counter(used) == Counter(values)
+    assert hand.total == sum(scored.score for scored in hand.colors)
 
 
-def test_hands_past_the_packed_slots_are_grouped_by_colour(monkeypatch):
-    assert apero._MAX_PACKED_CARDS == 2**apero._SLOT_BITS - 1 >= 36 * 10  # the API's cap
-    cards = full_deck(1)
-    grouped = []
-    group = apero._score_hand_by_color
-    monkeypatch.setattr(apero, "_score_hand_by_color", lambda *args: grouped.append(args) or group(*args))
-    expected = apero.score_hand("A", cards)
-    assert not grouped
-    monkeypatch.setattr(apero, "_MAX_PACKED_CARDS", len(cards) - 1)
-    assert apero.score_hand("A", cards) == expected and grouped == [("A", cards)]
-
-
-def test_tabulated_colour_scores_are_the_one_set_table():
+def test_tabulated_colour_scores_are_every_colour_of_one_set():
     listed = apero.tabulated_color_scores()
-    assert listed == [s for color in apero.COLORS for s in apero._ONE_SET_SCORES[color].values()]
-    assert len(listed) == 6 * 24
+    for color in apero.COLORS:
+        one_set = sorted((v for v, n in apero.DECK[color].items() for _ in range(n)), key=abs)
+        hands = {cards for size in range(7) for cards in itertools.combinations(one_set, size)}
+        assert sorted(scored.cards for scored in listed if scored.color == color) == sorted(hands)
+        assert len(hands) == 4 * 3 * 2
+    assert all(scored == apero.score_color(scored.color, list(scored.cards)) for scored in listed)
+    assert ("red", (1, 1, 2, 2, 2, 3), 54, "(1 + 2) × (1 + 2) × 2 × 3") in listed
+    assert ("purple", (), 0, "0") in listed
 
 
 # -- Deck legality --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The argument behind the fast Apero scorer, checked step by step.
+"""The argument behind the Apero scorer, checked step by step.
 
 The scorer's docstring (scoring_api/games/apero.py) argues in three steps:
 1-2. a colour's maximum is the best product of group sums (even group count for minus
@@ -7,9 +7,9 @@ The scorer's docstring (scoring_api/games/apero.py) argues in three steps:
 3.   two non-core groups can always be regrouped with at most one non-core group left,
      the same group-count parity and no smaller product -> checked over all pairs;
 and, as a last net, the scorer equals the group DP on EVERY colour multiset allowed at the
-sets cap (10 sets: up to 60 cards of one colour).  The shortcuts that keep the search fast
-(the known split of the 1s, the search over joined 1s only, the bound that skips non-core
-groups) are checked to make the same choices as the plain search, so formulas stay put.
+sets cap (10 sets: up to 60 cards of one colour).  The search's shortcuts (the unique best
+split of the 1s, the search over joined 1s only, the bound that skips non-core groups) are
+checked to make the same choices as a search without them, so formulas stay put.
 """
 
 import itertools
@@ -94,13 +94,34 @@ def test_scorer_equals_group_dp_on_every_multiset_at_the_sets_cap(color):
     assert checked == math.prod(n + 1 for n in top) - 4
 
 
-# -- The shortcuts that make the search fast (same choices as the plain search) ----------
+# -- The search's shortcuts (same choices as a search without them) -------------------
 
 
 @pytest.mark.parametrize("parity", [None, 0, 1])
-def test_ones_split_beyond_the_table_adds_pairs_of_triples(parity):
-    for ones in range(300):
-        assert apero._ones_split(ones, parity) == apero._search_ones_split(ones, parity), ones
+def test_the_split_of_the_ones_is_the_unique_best_one(parity):
+    for ones in range(61):
+        splits = [
+            (singles, pairs, triples)
+            for triples in range(ones // 3 + 1)
+            for pairs in range((ones - 3 * triples) // 2 + 1)
+            for singles in [ones - 3 * triples - 2 * pairs]
+            if parity is None or (singles + pairs + triples) % 2 == parity
+        ]
+        found = apero._ones_split(ones, parity)
+        if not splits:  # no 1s make no group, one 1 one group
+            assert (ones, parity) in {(0, 1), (1, 0)} and found is None
+            continue
+        best = max(2**pairs * 3**triples for _, pairs, triples in splits)
+        assert [s for s in splits if 2 ** s[1] * 3 ** s[2] == best] == [found], (ones, parity)
+
+
+def test_the_split_of_the_ones_by_example():
+    assert apero._ones_split(0, None) == (0, 0, 0)
+    assert apero._ones_split(1, 0) is None
+    assert apero._ones_split(4, None) == (0, 2, 0)  # 2 × 2 beats 3 × 1
+    assert apero._ones_split(7, None) == (0, 2, 1)  # 2 × 2 × 3
+    assert apero._ones_split(7, 0) == (1, 3, 0)  # 1 × 2 × 2 × 2: an even count of groups
+    assert apero._ones_split(20, 1) == (0, 1, 6)
 
 
 @pytest.mark.parametrize("parity", [None, 0, 1])
@@ -122,10 +143,6 @@ def test_the_bound_behind_skipping_non_core_groups():
         for parity in (None, 0, 1):
             found = apero._core(ones, twos, threes, parity)
             assert found is None or found[0] ** 3 <= 3**total
-    # s**3 * 3**(S - s) falls as s grows from 3: the smallest non-core sum bounds them all
-    assert apero._SMALLEST_NON_CORE_SUM == 4 == min(map(sum, apero.NON_CORE_GROUPS))
-    for s in range(3, 8):
-        assert (s + 1) ** 3 < 3 * s**3
 
 
 @pytest.mark.parametrize("negative", [False, True])
