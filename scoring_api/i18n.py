@@ -7,7 +7,6 @@ game plus ``common.yaml``), keyed by a dotted name (``errors.invalid_json``,
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from importlib.resources import files
 
@@ -54,6 +53,11 @@ def t(key: str, lang: str, **params) -> str:
     return SENTENCES[key][lang].format_map(params)
 
 
+def template(key: str, lang: str) -> str:
+    """The sentence ``key`` in ``lang`` with its placeholders unfilled (``{min}``)."""
+    return SENTENCES[key][lang]
+
+
 class _Slot:
     """A placeholder that formats as ``{index}``, keeping its format spec: ``{honey:+d}``
     becomes ``{4:+d}``."""
@@ -89,47 +93,6 @@ def run_together(parts) -> dict[str, str]:
     per language, as :func:`sentences` runs sentences together; ``None`` parts are left out."""
     present = [part for part in parts if part]
     return {lang: sentences([part[lang] for part in present], lang) for lang in LANGS}
-
-
-def _template_pattern(template: str) -> re.Pattern:
-    """The English template ``Length must be between {min} and {max}.`` as a pattern that
-    matches its filled sentences and names each value (``(?P<min>.+?)``)."""
-    parts = re.split(r"\{(\w+)\}", template)
-    text = "".join(f"(?P<{part}>.+?)" if index % 2 else re.escape(part) for index, part in enumerate(parts))
-    return re.compile(text + r"\Z", re.DOTALL)
-
-
-@lru_cache(maxsize=1)
-def _validation_patterns() -> list[tuple[re.Pattern, str]]:
-    """``(pattern of the English template, key)`` of every ``validation.*`` message, the
-    templates with the most fixed text first (``... {min}.`` would also match the longer
-    ``... {min} and less than ... {max}.``)."""
-    keys = [key for key in SENTENCES if key.startswith("validation.")]
-    fixed = lambda key: len(re.sub(r"\{\w+\}", "", SENTENCES[key]["en"]))  # noqa: E731
-    return [(_template_pattern(SENTENCES[key]["en"]), key) for key in sorted(keys, key=fixed, reverse=True)]
-
-
-def validation_key(message: str) -> tuple[str, dict[str, str]] | None:
-    """The catalogue key of an English field message and the values it was filled with:
-    ``("validation.range_all", {"min": "0", "max": "20"})``; ``None`` when not known."""
-    for pattern, key in _validation_patterns():
-        match = pattern.match(message)
-        if match:
-            return key, match.groupdict()
-    return None
-
-
-def translate_validation(message: str, lang: str) -> str:
-    """A field message (marshmallow's English one, or ours from ``validation.*``) in
-    ``lang``, by its catalogue key: the same values in that language's sentence; a message
-    the catalogue does not know is left unchanged."""
-    if lang == "en":
-        return message
-    found = validation_key(message)
-    if found is None:
-        return message
-    key, values = found
-    return t(key, lang, **values)
 
 
 #: :func:`join_list`'s separator by language (``、`` or ``, ``), for answers built from templates.

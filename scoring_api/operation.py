@@ -19,6 +19,7 @@ from marshmallow import Schema
 
 from .errors import rule_error
 from .games.errors import RuleError
+from .schemas.messages import localized
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Operation:
 
         Invalid input raises marshmallow's ValidationError, a rule's refusal an ApiError
         (both 400s)."""
-        request = self.request_schema.load(payload)
+        request = localized(self.request, lang).load(payload)
         try:
             answer = self.handler(request, lang)
         except RuleError as error:
@@ -50,6 +51,7 @@ class Operation:
 
     @cached_property
     def request_schema(self) -> Schema:
+        """The request's shape (the OpenAPI document and the tools read it)."""
         return self.request()
 
     @cached_property

@@ -12,6 +12,7 @@ from ..assistant.tools import UnknownTool, call_tool, tool_definitions, tool_nam
 from ..errors import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
+from ..schemas.messages import localized
 from .body import read_json, request_lang
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ def chat_settings(config) -> ChatSettings:
 def chat_view():
     """アイちゃん answers the conversation, calling the scoring tools as she needs."""
     lang = request_lang()
-    request = ChatRequestSchema().load(read_json())
+    request = localized(ChatRequestSchema, lang).load(read_json())
     prompts = current_app.extensions.get("prompts")
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, utils, validate
 
 from ..i18n import t
+from .messages import keyed
 
 #: The most ``details`` entries an error answer holds (then ``truncated: true``). A list
 #: stops validating its items once they gave more reasons than this (see :class:`ItemList`).
@@ -15,17 +16,12 @@ MAX_DETAILS = 20
 
 
 class StrictSchema(Schema):
-    """Unknown fields are errors (and ``additionalProperties: false`` in the spec).
-
-    A field given ``null`` that does not allow it is told what to enter instead (marshmallow
-    says "Field may not be null."): see :func:`field_null_message`."""
+    """Unknown fields are errors (and ``additionalProperties: false`` in the spec). Its
+    messages are the player's language in the instances :func:`.messages.localized` builds."""
 
     class Meta:
         unknown = RAISE
         ordered = True
-
-    def on_bind_field(self, field_name, field_obj):
-        _say_what_to_enter(field_obj)
 
     def _deserialize(self, data, *, error_store, unknown=RAISE, index=None, **kwargs):
         """Marshmallow's, with unknown keys refused in the order the document gives them
@@ -47,50 +43,6 @@ class StrictSchema(Schema):
                 field.data_key if field.data_key is not None else name for name, field in self.load_fields.items()
             )
         return known
-
-
-def _say_what_to_enter(field: fields.Field) -> None:
-    """Replace marshmallow's "Field may not be null." of ``field`` (and of its list items
-    and dict values) by a sentence of the catalogue naming what to enter."""
-    if field.error_messages.get("null") == fields.Field.default_error_messages["null"]:
-        field.error_messages["null"] = field_null_message(field)
-    for inner in (
-        getattr(field, "inner", None),
-        getattr(field, "value_field", None),
-        getattr(field, "key_field", None),
-    ):
-        if isinstance(inner, fields.Field):
-            _say_what_to_enter(inner)
-
-
-def field_null_message(field: fields.Field) -> str:
-    """What to enter in ``field`` (given ``null``), in English from the catalogue's
-    ``validation.enter_*`` sentences (shown in the request's language by key)."""
-    if isinstance(field, fields.Integer):
-        choices = next((v.choices for v in field.validators if isinstance(v, validate.OneOf)), None)
-        if choices is not None:
-            return t("validation.enter_integer_choice", "en", choices=", ".join(map(str, choices)))
-        span = next((v for v in field.validators if isinstance(v, validate.Range)), None)
-        low, high = (None, None) if span is None else (span.min, span.max)
-        if low is not None and high is not None:
-            return t("validation.enter_integer_between", "en", min=low, max=high)
-        if low is not None:
-            return t("validation.enter_integer_from", "en", min=low)
-        if high is not None:
-            return t("validation.enter_integer_up_to", "en", max=high)
-        return t("validation.enter_integer", "en")
-    if isinstance(field, fields.String):
-        choices = next((v.choices for v in field.validators if isinstance(v, validate.OneOf)), None)
-        if choices is not None:
-            return t("validation.enter_choice", "en", choices=", ".join(map(str, choices)))
-        return t("validation.enter_text", "en")
-    if isinstance(field, fields.Boolean):
-        return t("validation.enter_yes_no", "en")
-    if isinstance(field, fields.List):
-        return t("validation.enter_list", "en")
-    if isinstance(field, (fields.Nested, fields.Dict)):
-        return t("validation.enter_object", "en")
-    return t("validation.enter_value", "en")
 
 
 class ItemList(fields.List):
@@ -142,18 +94,17 @@ def items(inner: fields.Field, min_length: int = 0, max_length: int | None = Non
 
 class MaxProperties(validate.Validator):
     """At most ``maximum`` members in an object (JSON Schema's ``maxProperties``, which the
-    field's metadata states), refused with marshmallow's Length message. Not a ``Length``:
-    apispec would document that as a string's ``maxLength``. The compiled loader tests it
-    inline (``len(x) <= maximum``)."""
-
-    error = "Longer than maximum length {maximum}."
+    field's metadata states), refused as a too long list is. Not a ``Length``: apispec
+    would document that as a string's ``maxLength``."""
 
     def __init__(self, maximum: int) -> None:
         self.maximum = maximum
+        self.error = t("validation.length_max", "en", max=maximum)
+        self.catalogue_message = ("validation.length_max", {"max": maximum})
 
     def __call__(self, value):
         if len(value) > self.maximum:
-            raise ValidationError(self.error.format(maximum=self.maximum))
+            raise ValidationError(self.error.format())
         return value
 
     def _repr_args(self) -> str:
@@ -208,7 +159,7 @@ def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
     return fields.String(
         validate=[
             validate.Length(min_length, max_length),
-            validate.Regexp(NAME_REGEX, error="Contains a control or text-direction character."),
+            keyed(validate.Regexp(NAME_REGEX), "validation.control_character"),
         ],
         metadata=metadata,
         **kwargs,

@@ -9,8 +9,8 @@ from marshmallow import ValidationError, fields, post_load, validate
 
 from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_PATTERN, SUIT_SPELLINGS, TEAMS
 from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
-from ..i18n import t
 from .common import ItemList, StrictSchema, integer
+from .messages import keyed
 
 MAX_TARGET = 1000
 MAX_SCORE = 100_000  # |score| bound for scores_before
@@ -29,8 +29,7 @@ CALLS = 4
 class FullMatch(validate.Regexp):
     """``Regexp`` that must match the WHOLE text (``re.fullmatch``): with ``match`` a
     pattern ending in ``$`` would also pass a final newline. apispec publishes its pattern
-    as ``pattern`` (JSON Schema's ``$`` is the end of the text, so the two agree); the
-    compiled loader, which inlines only a plain ``Regexp``, calls it as it is."""
+    as ``pattern`` (JSON Schema's ``$`` is the end of the text, so the two agree)."""
 
     # marshmallow's Regexp.__call__ is overloaded for str and bytes; these schemas validate text only
     def __call__(self, value: str) -> str:  # type: ignore[override]
@@ -68,13 +67,20 @@ def team_field(**kwargs) -> fields.String:
     return fields.String(validate=validate.OneOf(TEAMS), **kwargs)
 
 
-def suit_field(**kwargs) -> fields.String:
+class SuitField(fields.String):
     """A suit, spelled as :data:`SUIT_PATTERN` (the whole text) allows: a pattern, not an
     enum (an enum of ``H`` and ``h`` makes client generators clash on the names); refused
-    with the list of spellings (marshmallow's OneOf message, which the catalogue translates)."""
-    error = f"Must be one of: {', '.join(SUIT_NAMES)}."
-    null = t("validation.enter_choice", "en", choices=", ".join(SUIT_NAMES))  # as a OneOf field says
-    return fields.String(validate=FullMatch(SUIT_PATTERN, error=error), error_messages={"null": null}, **kwargs)
+    with the list of spellings, as a choice field is."""
+
+    catalogue_messages = {"null": ("validation.enter_choice", {"choices": ", ".join(SUIT_NAMES)})}
+
+    def __init__(self, **kwargs):
+        choices = ", ".join(SUIT_NAMES)
+        super().__init__(validate=keyed(FullMatch(SUIT_PATTERN), "validation.one_of", choices=choices), **kwargs)
+
+
+def suit_field(**kwargs) -> fields.String:
+    return SuitField(**kwargs)
 
 
 class RulesSchema(StrictSchema):
@@ -171,10 +177,11 @@ class CallField(fields.Field):
     """A call: a bid amount (whole number) or ``"pass"``. Its messages are the catalogue's
     (``validation.pedro_call``, ``validation.range_all``), shown in the request's language."""
 
-    default_error_messages = {
-        "invalid": t("validation.pedro_call", "en"),
-        "range": t("validation.range_all", "en", min=1, max=MAX_POINTS),
-        "null": t("validation.pedro_call", "en"),
+    default_error_messages = {"invalid": "Invalid call.", "range": "Out of range.", "null": "Invalid call."}
+    catalogue_messages = {
+        "invalid": ("validation.pedro_call", {}),
+        "range": ("validation.range_all", {"min": 1, "max": MAX_POINTS}),
+        "null": ("validation.pedro_call", {}),
     }
 
     def _deserialize(self, value, attr, data, **kwargs):
