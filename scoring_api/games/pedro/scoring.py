@@ -176,8 +176,8 @@ def settle(bid_team: str, bid: int, scores_before: dict[str, int], points: dict[
     taken = points[bid_team]
     made = taken >= bid
     change = {bid_team: taken if made else -bid, other: points[other]}
-    deltas = {"NS": change["NS"], "EW": change["EW"]}  # in team order, as every score
-    after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
+    deltas = {team: change[team] for team in TEAMS}  # in team order, as every score
+    after = {team: scores_before[team] + deltas[team] for team in TEAMS}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
     winner: str | None
