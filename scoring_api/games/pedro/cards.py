@@ -30,6 +30,7 @@ OTHER_TEAM = {"NS": "EW", "EW": "NS"}
 #: nothing else (no spaces). The WHOLE text must match (``re.fullmatch``; in Python ``$``
 #: alone would also let a final newline through; JSON Schema's ``$`` does not).
 CARD_PATTERN = r"^(10|[2-9AKQJakqj])([HDCShdcs♥♡♦♢♣♧♠♤])$"
+_CARD = re.compile(CARD_PATTERN)
 #: A suit as text: a letter in any case or a symbol; the whole text (``re.fullmatch``).
 SUIT_PATTERN = r"^[HDCShdcs♥♡♦♢♣♧♠♤]$"
 #: Exactly the texts :data:`SUIT_PATTERN` fully matches.
@@ -63,7 +64,7 @@ def parse_card(text: str, where: tuple = ()) -> Card:
     """``"10H"``, ``"5♦"``, ``"as"`` -> Card: a text :data:`CARD_PATTERN` fully matches.
     Anything else (``" AH"``, ``"AH\\n"`` too: the text is not stripped) is a RuleError
     naming it."""
-    match = re.fullmatch(CARD_PATTERN, text) if isinstance(text, str) else None
+    match = _CARD.fullmatch(text) if isinstance(text, str) else None
     if match is None:
         raise RuleError("bad_card", where, card=text)
     rank, suit = match.groups()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import DECK, OTHER_TEAM, SUITS, TEAMS, Card, point_name, points_of, two_of_trump
+from .cards import OTHER_TEAM, SUITS, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
 from .rules import MAX_POINTS, Rules
 
 MAX_CAPTURED = 24  # six tricks of four cards
@@ -44,10 +44,11 @@ def point_card(card: Card, trump: str, reason: str) -> PointCard:
 
 
 def point_cards(trump: str) -> list[PointCard]:
-    """The six point cards of a trump, as captured, in the order a team's list shows them:
-    most points first, then by name (so the 2 of trump is last)."""
-    captured = [point_card(card, trump, "captured") for card in DECK if points_of(card, trump)]
-    return sorted(captured, key=lambda p: (-p.points, p.name))
+    """The six point cards of a trump (its A, J, 10, 5 and 2, and the Low Pedro), as
+    captured, in the order a team's list shows them: most points first, then by name (so
+    the 2 of trump is last)."""
+    cards = [*(Card(rank, trump) for rank in TRUMP_POINTS), low_pedro(trump)]
+    return sorted((point_card(card, trump, "captured") for card in cards), key=lambda p: (-p.points, p.name))
 
 
 def hand_points(trump: str, captured: dict[str, list[Card]], rules: Rules, two_team: str | None = None) -> HandPoints:
