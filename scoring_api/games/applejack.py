@@ -1,11 +1,11 @@
 """Applejack: harvests, beehive honey, blossoms and final scoring of one orchard.
 
-Rules: ``shared/rules/applejack.md`` (seed 002 and the published rulebook). The tile list
+Rules: ``docs/rules/applejack.md`` (seed 002 and the published rulebook). The tile list
 and the printed board values are not in our sources, so the caller describes every tile
 and the board; everything the rules derive from them is computed here exactly.
 The geometry (fields 1-19, edges, neighbours) lives in :mod:`.applejack_orchard`.
 
-Decisions where the rules are silent (also in the rules file where it decides):
+Decisions where the rules are silent (the rules file's "Decisions"):
 
 * Variety ids are free strings (1-30 characters), at most 7 distinct per request
   (the orchard, its board apples and the varieties asked for together).
@@ -24,7 +24,6 @@ Decisions where the rules are silent (also in the rules file where it decides):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
@@ -35,7 +34,7 @@ MAX_VARIETIES = 7
 VARIETY_NAME_LENGTH = (1, 30)
 PASTURE_BONUS = 2
 
-#: Honey in hand at the start, by number of players, in seat order (rules: "Turn honey").
+#: Honey in hand at the start, by number of players, in seat order ("Starting honey").
 STARTING_HONEY: dict[int, tuple[int, ...]] = {
     1: (14,),
     2: (16, 20),
@@ -43,7 +42,7 @@ STARTING_HONEY: dict[int, tuple[int, ...]] = {
     4: (16, 18, 20, 22),
 }
 
-#: Final scoring step 3: number of profitable varieties -> bonus honey (fewer: 0).
+#: "Final scoring", step 3: number of profitable varieties -> bonus honey (fewer: 0).
 VARIETY_BONUS: dict[int, int] = {4: 4, 5: 11, 6: 21, 7: 35}
 
 FINAL_DIE = 3
@@ -55,13 +54,9 @@ class ApplejackError(RuleError):
 
 
 # -- The orchard as plain data -----------------------------------------------------------
-#
-# Slotted dataclasses, not frozen ones: a frozen dataclass's __init__ sets each field
-# through object.__setattr__ (4x slower), and the schemas build a Tile for every tile of
-# every request. Nothing changes these objects after construction.
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Tile:
     """A tile on a field: a tree side (apples per variety, blossoms, beehive edges as
     placed, price) or a pasture (nothing on it counts)."""
@@ -77,7 +72,7 @@ class Tile:
         return not self.pasture and self.apples.get(variety, 0) > 0
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class BoardBeehive:
     """A beehive printed on the board at an outer edge of a border field."""
 
@@ -86,7 +81,7 @@ class BoardBeehive:
     value: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class BoardApple:
     """An apple printed in a corner of side B, next to one or two border fields."""
 
@@ -94,7 +89,7 @@ class BoardApple:
     fields: tuple[int, ...]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Orchard:
     tiles: tuple[Tile, ...] = ()
     board_beehives: tuple[BoardBeehive, ...] = ()
@@ -103,20 +98,12 @@ class Orchard:
     def varieties(self) -> list[str]:
         """Varieties shown by tiles (a tree side with a count above 0) or board apples, in
         order of first appearance (tiles first)."""
-        seen: dict[str, None] = {}  # a dict keeps each variety at its first position
-        for tile in self.tiles:
-            if tile.pasture:
-                continue
-            for variety, count in tile.apples.items():
-                if count > 0:
-                    seen[variety] = None
-        for apple in self.board_apples:
-            seen[apple.variety] = None
-        return list(seen)
+        return list(self.first_appearances())
 
     def first_appearances(self, where: tuple = ()) -> dict[str, tuple]:
         """Variety -> where it first appears (a path inside the orchard, after ``where``),
-        in the order of :meth:`varieties`: the paths for an error message."""
+        in order of first appearance: tiles showing it (a count above 0), then board
+        apples."""
         seen: dict[str, tuple] = {}
         for index, tile in enumerate(self.tiles):
             if tile.pasture:
@@ -144,8 +131,6 @@ def _is_variety_name(name: str) -> bool:
     low, high = VARIETY_NAME_LENGTH
     if not low <= len(name) <= high:
         return False
-    if name.isascii():
-        return True
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
@@ -179,9 +164,9 @@ def _check_beehives(tile: Tile) -> None:
     """A tree tile's beehive edges are distinct and carry the tile's price."""
     edges = tile.beehives
     assert edges is not None  # only called for a tile whose beehives are stated and not empty
-    if len(set(edges)) < len(edges):
-        index = next(i for i, edge in enumerate(edges) if edge in edges[:i])
-        raise ApplejackError("beehive_edge_twice", ("beehives", index), field=tile.field, edge=edges[index])
+    for index, edge in enumerate(edges):
+        if edge in edges[:index]:
+            raise ApplejackError("beehive_edge_twice", ("beehives", index), field=tile.field, edge=edge)
     if tile.price is None:
         raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
@@ -202,34 +187,17 @@ def _check_tile(tile: Tile) -> None:
         _check_beehives(tile)
 
 
-def _check_tiles(orchard: Orchard, where: tuple) -> dict[str, dict[int, int]]:
-    """Each field holds one tile, and each tile is legal (:func:`_check_tile`).
-
-    Returns what the harvests read, gathered in the same pass: variety -> {field: apples}
-    of the tiles showing it (a tree side with a count above 0), in order of first
-    appearance (as :func:`_apples_by_variety`).
-    """
-    showing: dict[str, dict[int, int]] = {}
+def _check_tiles(orchard: Orchard, where: tuple) -> None:
+    """Each field holds one tile, and each tile is legal (:func:`_check_tile`)."""
     used: set[int] = set()
     for index, tile in enumerate(orchard.tiles):
-        field = tile.field
-        if field in used:
-            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=field)
-        used.add(field)
+        if tile.field in used:
+            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=tile.field)
+        used.add(tile.field)
         try:
             _check_tile(tile)
         except ApplejackError as error:
             raise error.within(*where, "tiles", index) from None
-        if tile.pasture:
-            continue
-        for variety, count in tile.apples.items():
-            if count > 0:
-                counts = showing.get(variety)
-                if counts is None:
-                    showing[variety] = {field: count}
-                else:
-                    counts[field] = count
-    return showing
 
 
 def _check_board(orchard: Orchard, where: tuple) -> None:
@@ -266,25 +234,25 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
             raise ApplejackError("board_apple_fields_apart", at + ("fields",), fields=list(apple.fields))
 
 
-def _checked_orchard(
-    orchard: Orchard, where: tuple = ("orchard",), more_varieties=()
-) -> tuple[list[str], dict[str, dict[int, int]]]:
-    """:func:`check_orchard`'s checks and answer, with what the harvests read
-    (:func:`_check_tiles`), so that scoring passes over the tiles once."""
-    showing = _check_tiles(orchard, where)
-    if orchard.board_beehives or orchard.board_apples:
-        _check_board(orchard, where)
-    named = list(showing)  # the orchard's varieties, as Orchard.varieties() lists them
-    for apple in orchard.board_apples:
-        if apple.variety not in named:
-            named.append(apple.variety)
+def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
+    """Every rule of a legal orchard description; raises :class:`ApplejackError`.
+
+    ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
+    varieties to harvest, a tile being placed); with the orchard's own they may number at
+    most 7 distinct (docs/rules/applejack.md, "Decisions", 1). Returns the varieties
+    named, in order of first appearance (the orchard's own first, as
+    :meth:`Orchard.varieties` lists them).
+    """
+    _check_tiles(orchard, where)
+    _check_board(orchard, where)
+    named = orchard.varieties()
     for variety, at in more_varieties:
         if not _is_variety_name(variety):
             raise _bad_variety_name(variety, at)
         if variety not in named:
             named.append(variety)
     if len(named) > MAX_VARIETIES:
-        found_at = orchard.first_appearances(where)  # paths only for the message
+        found_at = orchard.first_appearances(where)
         for variety, at in more_varieties:
             found_at.setdefault(variety, at)
         raise ApplejackError(
@@ -294,29 +262,19 @@ def _checked_orchard(
             limit=MAX_VARIETIES,
             varieties=named,
         )
-    return named, showing
-
-
-def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
-    """Every rule of a legal orchard description; raises :class:`ApplejackError`.
-
-    ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
-    varieties to harvest, a tile being placed); with the orchard's own they may number at
-    most 7 distinct. Returns the varieties named, in order of first appearance (the
-    orchard's own first, as :meth:`Orchard.varieties` lists them).
-    """
-    return _checked_orchard(orchard, where, more_varieties)[0]
+    return named
 
 
 # -- Harvest ----------------------------------------------------------------------------
 
 
 def area_honey(apples: int, die: int) -> int:
-    """Rules, "Harvest": an area yields max(0, apples - die); nothing is ever paid."""
+    """docs/rules/applejack.md, "Harvest": an area yields max(0, apples - die); nothing is
+    ever paid."""
     return max(0, apples - die)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Area:
     """One area of a variety: its tiles' fields, the board apples joined to them, the
     apples they show together and the honey they yield at the harvest's die
@@ -329,7 +287,7 @@ class Area:
     honey: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Harvest:
     """One variety harvested at one die value: its areas and their honey added up."""
 
@@ -339,126 +297,71 @@ class Harvest:
     honey: int
 
 
-def _apples_by_variety(orchard: Orchard) -> dict[str, dict[int, int]]:
-    """Variety -> {field: apples} of the tiles showing it (a tree side with a count above
-    0), in order of first appearance."""
-    showing: dict[str, dict[int, int]] = {}
-    for tile in orchard.tiles:
-        if tile.pasture:
-            continue
-        for variety, count in tile.apples.items():
-            if count > 0:
-                showing.setdefault(variety, {})[tile.field] = count
-    return showing
-
-
 #: Board apples of one variety as ``(index, touched fields)``, in index order.
 BoardApples = list[tuple[int, tuple[int, ...]]]
 
 
-def _board_apples_by_variety(orchard: Orchard) -> dict[str, BoardApples]:
-    """Variety -> its board apples."""
-    printed: dict[str, BoardApples] = {}
-    for index, apple in enumerate(orchard.board_apples):
-        printed.setdefault(apple.variety, []).append((index, apple.fields))
-    return printed
+def _linked(field: int, printed: BoardApples) -> list[int]:
+    """The fields an area reaches from ``field``: those sharing an edge with it, and those
+    a board apple touching it also touches (docs/rules/applejack.md, "Decisions", 4)."""
+    linked = list(board.touching(field))
+    for _, fields in printed:
+        if field in fields:
+            linked += fields
+    return linked
 
 
-def _board_links(counts: dict[int, int], printed: Sequence[tuple[int, tuple[int, ...]]]):
-    """Side B (decision): each board apple joins every touching tile showing its variety.
-
-    Returns ``(links, joined_at, lone)``: field -> the fields linked to it (shared edges,
-    plus the tiles a board apple links it to), field -> the board apples it joins, and
-    the board apples touching no such tile.
-    """
-    joined_at: dict[int, list[int]] = {}
-    linked: dict[int, tuple[int, ...]] = {}  # field -> tiles a board apple links it to
-    lone: list[int] = []
-    for index, fields in printed:
-        touching = tuple(f for f in fields if f in counts)
-        if not touching:
-            lone.append(index)
-        for f in touching:
-            joined_at.setdefault(f, []).append(index)
-            linked[f] = linked.get(f, ()) + touching
-    links = board.TOUCHING
-    if linked:
-        links = dict(board.TOUCHING)  # this harvest's own copy, extended
-        for f, more in linked.items():
-            links[f] += more
-    return links, joined_at, lone
-
-
-def _harvest(variety: str, die: int, counts: dict[int, int], printed: Sequence[tuple[int, tuple[int, ...]]]) -> Harvest:
-    """Rules, "Harvest": the maximal groups of tiles showing ``variety`` (``counts``:
-    field -> apples) joined by shared edges (a tile without it, a pasture or an empty field
-    breaks an area), each board apple of ``variety`` (``printed``) joined to every
-    touching tile showing it (decision: side B); each area yields :func:`area_honey`.
-
-    Areas are ordered by their smallest field; areas of a lone board apple come last.
-    """
-    if not printed and len(counts) <= 1:  # no tile, or one tile: an area of its own
-        for field, apples in counts.items():  # the one tile, if any
-            honey = area_honey(apples, die)
-            return Harvest(variety, die, (Area(variety, (field,), (), apples, honey),), honey)
-        return Harvest(variety, die, (), 0)
-    links, joined_at, lone = _board_links(counts, printed) if printed else (board.TOUCHING, None, ())
-    areas = []
-    honey = 0
-    unseen = dict(counts)  # the tiles not in an area yet: field -> apples
+def _groups(showing: dict[int, int], printed: BoardApples) -> list[tuple[int, ...]]:
+    """The fields of the tiles ``showing`` a variety, split into areas (each sorted), in
+    the order of their smallest field."""
+    unseen = set(showing)
+    groups = []
     while unseen:
-        start = min(unseen)  # areas in the order of their smallest field
-        apples = unseen.pop(start)
+        start = min(unseen)
+        unseen.remove(start)
         group = [start]
         for field in group:  # the list grows while it is read: a breadth-first fill
-            if not unseen:  # every tile is in an area: this one is complete
-                break
-            for other in links[field]:
+            for other in _linked(field, printed):
                 if other in unseen:
-                    apples += unseen.pop(other)
+                    unseen.remove(other)
                     group.append(other)
-        joined = ()
-        if joined_at:
-            joined = tuple(sorted({i for f in group for i in joined_at.get(f, ())}))
-            apples += len(joined)
-        group.sort()
-        yielded = area_honey(apples, die)
-        areas.append(Area(variety, tuple(group), joined, apples, yielded))
-        honey += yielded
-    for index in lone:
-        yielded = area_honey(1, die)
-        areas.append(Area(variety, (), (index,), 1, yielded))
-        honey += yielded
-    return Harvest(variety, die, tuple(areas), honey)
-
-
-_NO_TILES: dict[int, int] = {}  # read-only: the counts of a variety no tile shows
-
-
-def _harvests(orchard: Orchard, showing: dict[str, dict[int, int]], varieties, die: int) -> tuple[Harvest, ...]:
-    """One harvest per variety at ``die`` (no checks); ``showing`` is
-    :func:`_apples_by_variety` of the orchard."""
-    printed = _board_apples_by_variety(orchard) if orchard.board_apples else {}
-    return tuple([_harvest(v, die, showing.get(v, _NO_TILES), printed.get(v, ())) for v in varieties])
+        groups.append(tuple(sorted(group)))
+    return groups
 
 
 def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
-    """One harvest of one variety at the die's value (1-3)."""
-    (found,) = _harvests(orchard, _apples_by_variety(orchard), (variety,), die)
-    return found
+    """One harvest of one variety at the die's value (1-3), without checks
+    (docs/rules/applejack.md, "Harvest"): the maximal groups of tiles showing ``variety``
+    joined by shared edges (a tile without it, a pasture or an empty field breaks an
+    area), each board apple of ``variety`` joined to every touching tile showing it
+    ("Decisions", 4); each area yields :func:`area_honey`.
+
+    Areas are ordered by their smallest field; areas of a lone board apple come last.
+    """
+    showing = {tile.field: tile.apples[variety] for tile in orchard.tiles if tile.shows(variety)}
+    printed = [(index, apple.fields) for index, apple in enumerate(orchard.board_apples) if apple.variety == variety]
+    areas = []
+    for group in _groups(showing, printed):
+        joined = tuple(index for index, fields in printed if any(field in group for field in fields))
+        apples = sum(showing[field] for field in group) + len(joined)
+        areas.append(Area(variety, group, joined, apples, area_honey(apples, die)))
+    for index, fields in printed:
+        if not any(field in showing for field in fields):  # a lone board apple
+            areas.append(Area(variety, (), (index,), 1, area_honey(1, die)))
+    return Harvest(variety, die, tuple(areas), sum(area.honey for area in areas))
 
 
 def harvests(orchard: Orchard, varieties: list[str], die: int) -> tuple[Harvest, ...]:
-    """Rules, "Harvest": one or two apple symbols passed, harvested separately in path
-    order (every player harvests; this is one player's orchard)."""
-    _, showing = _checked_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
-    return _harvests(orchard, showing, varieties, die)
+    """docs/rules/applejack.md, "Harvest": one or two apple symbols passed, harvested
+    separately in path order (every player harvests; this is one player's orchard)."""
+    check_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
+    return tuple(harvest(orchard, variety, die) for variety in varieties)
 
 
 # -- Placing a tile (turn steps 2-4) ----------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Connection:
     """A beehive of the new tile meeting a beehive beyond its edge: a tree tile's facing
     edge (``neighbour_field`` set) or the board's printed beehive (``neighbour_field``
@@ -475,7 +378,7 @@ class Connection:
         return min(self.own_value, self.other_value)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class Placement:
     """One tile placed and the honey it brings (:func:`place` works the numbers out)."""
 
@@ -490,7 +393,8 @@ class Placement:
 
 def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
     """The orchard before, plus the tile: its field is empty, and a bought tile shows its
-    price and beehives (decision: needed to pay and to connect)."""
+    price and beehives (docs/rules/applejack.md, "Decisions", 3: needed to pay and to
+    connect)."""
     check_orchard(
         orchard,
         more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0],
@@ -521,10 +425,11 @@ def _printed_beehive(orchard: Orchard, field: int, edge: str) -> int | None:
 
 
 def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
-    """Turn steps 2-4: pay the price (or flip to pasture for +2), then for each beehive of
-    the NEW tile facing a beehive (on the facing edge of a tree tile there, or printed on
-    the board at that outer edge) gain the lower number, each connection separately.
-    A pasture has no beehives, so it connects to nothing.
+    """docs/rules/applejack.md, "Placing a tile" (turn steps 2-4): pay the price (or flip
+    to pasture for +2), then for each beehive of the NEW tile facing a beehive (on the
+    facing edge of a tree tile there, or printed on the board at that outer edge) gain the
+    lower number, each connection separately. A pasture has no beehives, so it connects
+    to nothing.
     """
     check_placement(orchard, tile, pay)
     if not pay:
@@ -554,7 +459,7 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
             # its beehives are not empty, so check_orchard's _check_beehives required its price
             assert other.price is not None
             connections.append(Connection(edge, beyond, tile.price, other.price))
-    beehive_honey = sum([c.honey for c in connections])
+    beehive_honey = sum(c.honey for c in connections)
     cost = tile.price
     honey = beehive_honey - cost
     return Placement(tile.field, False, cost, 0, tuple(connections), beehive_honey, honey)
@@ -565,27 +470,29 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
 
 def blossoms(orchard: Orchard) -> int:
     """All blossoms shown in the orchard (pastures show none)."""
-    return sum([tile.blossoms for tile in orchard.tiles if not tile.pasture])
+    return sum(tile.blossoms for tile in orchard.tiles if not tile.pasture)
 
 
 def blossom_honey(orchard: Orchard, times: int) -> int:
-    """Rules, "Blossom scoring": blossoms x1 the first time the die crosses the bridge,
-    x2 the second time (no areas, no die)."""
+    """docs/rules/applejack.md, "Blossoms": blossoms x1 the first time the die crosses the
+    bridge, x2 the second time (no areas, no die)."""
     check_orchard(orchard)
     return blossoms(orchard) * times
 
 
 def starting_honey(players: int) -> tuple[int, ...]:
-    """Rules, "Turn honey": honey in hand at the start, by seat (solo 14)."""
+    """docs/rules/applejack.md, "Starting honey": honey in hand at the start, by seat
+    (solo 14)."""
     return STARTING_HONEY[players]
 
 
 def variety_bonus(profitable: int) -> int:
-    """Final scoring step 3: 4/5/6/7 profitable varieties -> 4/11/21/35 (fewer: 0)."""
+    """docs/rules/applejack.md, "Final scoring", step 3: 4/5/6/7 profitable varieties ->
+    4/11/21/35 (fewer: 0)."""
     return VARIETY_BONUS.get(profitable, 0)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True)
 class FinalScore:
     """The five steps of final scoring (:func:`final_score` works the numbers out)."""
 
@@ -600,27 +507,13 @@ class FinalScore:
 
 
 def final_score(orchard: Orchard, supply: int) -> FinalScore:
-    """Rules, "Final scoring": 1. harvest EVERY variety at die 3; 2. double that crop;
-    3. variety bonus for the varieties that yielded honey (not doubled); 4. blossoms once;
-    5. the honey in supply."""
-    varieties, showing = _checked_orchard(orchard)
-    harvested = _harvests(orchard, showing, varieties, FINAL_DIE)
-    crop = 0
-    profitable = []
-    for found in harvested:
-        if found.honey >= 1:
-            crop += found.honey
-            profitable.append(found.variety)
+    """docs/rules/applejack.md, "Final scoring": 1. harvest EVERY variety at die 3;
+    2. double that crop; 3. variety bonus for the varieties that yielded honey (not
+    doubled); 4. blossoms once; 5. the honey in supply."""
+    harvested = tuple(harvest(orchard, variety, FINAL_DIE) for variety in check_orchard(orchard))
+    crop = sum(found.honey for found in harvested)
+    profitable = tuple(found.variety for found in harvested if found.honey >= 1)
     doubled = 2 * crop
     bonus = variety_bonus(len(profitable))
     shown = blossoms(orchard)
-    return FinalScore(
-        harvested,
-        shown,
-        supply,
-        crop,
-        doubled,
-        tuple(profitable),
-        bonus,
-        doubled + bonus + shown + supply,
-    )
+    return FinalScore(harvested, shown, supply, crop, doubled, profitable, bonus, doubled + bonus + shown + supply)

@@ -1,6 +1,6 @@
 """Applejack's orchard board: 19 hexagonal fields, their edges and neighbours.
 
-Rules: ``shared/rules/applejack.md``, section "Orchard geometry".
+Rules: ``docs/rules/applejack.md``, "Orchard".
 
 * The fields form a hexagon of radius 2, rows of 3, 4, 5, 4, 3 fields, numbered 1-19 in
   reading order (top row left to right, then the next row).
@@ -11,9 +11,6 @@ Rules: ``shared/rules/applejack.md``, section "Orchard geometry".
   ``sw`` (-1, +1). Two fields touch when they share an edge.
 * An *outer* edge is one with no field beyond it (the board's rim); a *border* field has
   at least one outer edge (the 12 fields of the outer ring).
-
-The board never changes, so neighbours, outer edges and rim-meeting pairs are worked out
-once, at import, into tables; the rules read those instead of redoing the coordinates.
 """
 
 from __future__ import annotations
@@ -50,78 +47,52 @@ FIELDS: tuple[int, ...] = tuple(COORDS)
 FIELD_AT: dict[tuple[int, int], int] = {coords: number for number, coords in COORDS.items()}
 
 
-def _beyond(field: int, edge: str) -> int | None:
-    """The field beyond ``edge`` of ``field`` by coordinates (builds the tables below)."""
+def neighbour(field: int, edge: str) -> int | None:
+    """The field beyond ``edge`` of ``field``, or None when that edge is on the rim."""
     q, r = COORDS[field]
     dq, dr = DIRECTIONS[edge]
     return FIELD_AT.get((q + dq, r + dr))
 
 
-#: Field -> {edge: neighbouring field}, for the edges with a field beyond them, in the
-#: order of :data:`DIRECTIONS`. Read-only: the rules look neighbours up here.
-NEIGHBOURS: dict[int, dict[str, int]] = {
-    field: {edge: other for edge in DIRECTIONS if (other := _beyond(field, edge)) is not None} for field in FIELDS
-}
-#: Field -> the fields that share an edge with it (the harvest's links between tiles).
-TOUCHING: dict[int, tuple[int, ...]] = {field: tuple(NEIGHBOURS[field].values()) for field in FIELDS}
-#: Field -> its edges on the board's rim, in the order of :data:`DIRECTIONS`.
-OUTER_EDGES: dict[int, tuple[str, ...]] = {
-    field: tuple(edge for edge in DIRECTIONS if edge not in NEIGHBOURS[field]) for field in FIELDS
-}
-
-
-def neighbour(field: int, edge: str) -> int | None:
-    """The field beyond ``edge`` of ``field``, or None when that edge is on the rim."""
-    return NEIGHBOURS[field].get(edge)
-
-
 def neighbours(field: int) -> dict[str, int]:
-    """Edge -> neighbouring field, for the edges that have a field beyond them."""
-    return dict(NEIGHBOURS[field])
+    """Edge -> neighbouring field, for the edges that have a field beyond them, in the
+    order of :data:`DIRECTIONS`."""
+    return {edge: other for edge in DIRECTIONS if (other := neighbour(field, edge)) is not None}
+
+
+def touching(field: int) -> tuple[int, ...]:
+    """The fields that share an edge with ``field``."""
+    return tuple(neighbours(field).values())
 
 
 def outer_edges(field: int) -> tuple[str, ...]:
-    """The field's edges on the board's rim (3 for a corner field, 2 for the other border
-    fields, none inside)."""
-    return OUTER_EDGES[field]
+    """The field's edges on the board's rim, in the order of :data:`DIRECTIONS` (3 for a
+    corner field, 2 for the other border fields, none inside)."""
+    return tuple(edge for edge in DIRECTIONS if neighbour(field, edge) is None)
 
 
 def is_border(field: int) -> bool:
-    return bool(OUTER_EDGES[field])
+    return bool(outer_edges(field))
 
 
 def edge_between(field: int, other: int) -> str | None:
     """The edge of ``field`` shared with ``other``, or None if they do not touch."""
-    for edge, beyond in NEIGHBOURS[field].items():
+    for edge, beyond in neighbours(field).items():
         if beyond == other:
             return edge
     return None
 
 
-def _shared_edge_reaches_rim(field: int, other: int) -> bool:
-    """The shared edge has two end points; each is also a corner of the one field that
-    touches both (their common neighbour position). An end point lies on the rim when
-    that position is off the board."""
+def meet_on_rim(field: int, other: int) -> bool:
+    """True when two fields share an edge that reaches the board's rim: a point of the rim
+    touches both, so a printed corner apple can lie next to both.
+
+    The shared edge has two end points; each is also a corner of the field beyond the two
+    edges of ``field`` on either side of it. An end point lies on the rim when that field
+    is off the board."""
     edge = edge_between(field, other)
     if edge is None:
         return False
     names = list(DIRECTIONS)
     i = names.index(edge)
-    q, r = COORDS[field]
-    for side in (names[(i - 1) % 6], names[(i + 1) % 6]):
-        dq, dr = DIRECTIONS[side]
-        if not _on_board(q + dq, r + dr):
-            return True
-    return False
-
-
-#: Ordered pairs of fields sharing an edge that reaches the rim.
-RIM_PAIRS: frozenset[tuple[int, int]] = frozenset(
-    (field, other) for field in FIELDS for other in FIELDS if _shared_edge_reaches_rim(field, other)
-)
-
-
-def meet_on_rim(field: int, other: int) -> bool:
-    """True when two fields share an edge that reaches the board's rim: a point of the rim
-    touches both, so a printed corner apple can lie next to both."""
-    return (field, other) in RIM_PAIRS
+    return any(neighbour(field, side) is None for side in (names[(i - 1) % 6], names[(i + 1) % 6]))

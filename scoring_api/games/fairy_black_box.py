@@ -1,14 +1,15 @@
 """Fairy & Black Box (フェアリー＆ブラックボックス): final scores, setup, end and next turn.
 
-Rules: ``shared/rules/fairy-black-box.md`` (seed 001, the Japanese rulebook). Sections
-cited below by their heading there: *Mood*, *Turn*, *Deck refresh and end*, *Final
-scoring*.
+Rules: ``docs/rules/fairy-black-box.md`` (seed 001, the Japanese rulebook). Sections
+cited below by their heading there: *Components*, *Setup*, *Turn*, *Mood*, *Next
+player*, *End of game*, *Final scoring*, *Decisions*.
 
 The treasure card list (names, points, effects) is not in our sources, so there is no
 card catalogue here: the caller states each treasure's name and points.  The only card
 this module knows by name is 〈きらきら〉, because the tie-break names it.
 
-Decisions where the rules are silent (each repeated in the function that applies it):
+Decisions where the rules are silent (*Decisions*; each repeated in the function that
+applies it):
 
 * Everyone eliminated (possible if one star card knocks out several fairies at once):
   nobody scores, there is no winner and ``decided_by`` is ``None``.
@@ -24,15 +25,13 @@ Decisions where the rules are silent (each repeated in the function that applies
 from __future__ import annotations
 
 import unicodedata
-from bisect import bisect_left
-from functools import lru_cache
-from operator import itemgetter
+from itertools import accumulate
 from typing import NamedTuple
 
 from .errors import RuleError
 from .names import check_unique_names
 
-# -- Components and player counts (rules: header; Deck refresh and end) ------------------
+# -- Components and player counts (rules: Components; Setup; End of game) ---------------
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -48,15 +47,12 @@ _BRACKETS = ("〈〉", "<>", "《》", "「」", "【】", "『』")
 _CLOSING = {pair[0]: pair[1] for pair in _BRACKETS}  # opening -> closing (each pair is two characters)
 
 
-@lru_cache(maxsize=1024)
 def is_kirakira(treasure_name: str) -> bool:
     """Is this treasure 〈きらきら〉? Accepts きらきら, キラキラ and kirakira (any case),
     with or without brackets such as 〈〉 (*Final scoring*, the tie-break card).
 
     The name is compared folded: NFKC (half-width ｷﾗｷﾗ, full-width letters and ＜＞ become
-    ordinary), case-folded, spaces trimmed, one pair of brackets removed. The answers are
-    remembered: the same few printed names come back game after game (the box holds 15
-    treasure cards).
+    ordinary), case-folded, spaces trimmed, one pair of brackets removed (*Decisions*, 6).
     """
     folded = unicodedata.normalize("NFKC", treasure_name).casefold().strip()
     if len(folded) >= 2 and _CLOSING.get(folded[0]) == folded[-1]:
@@ -64,24 +60,24 @@ def is_kirakira(treasure_name: str) -> bool:
     return folded in KIRAKIRA_SPELLINGS
 
 
-# -- Setup (rules: Mood; Deck refresh and end) -------------------------------------------
+# -- Setup (rules: Setup; Turn; End of game) ---------------------------------------------
 
 
 def check_player_count(players: int) -> None:
-    """The game is for 2-5 players (rules header)."""
+    """The game is for 2-5 players (*Setup*)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError("player_count", ("players",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS)
 
 
 def starting_mood(players: int) -> int:
-    """Every player's mood at the start: 4, or 3 with 4 or 5 players (*Mood*, Start)."""
+    """Every player's mood at the start: 4, or 3 with 4 or 5 players (*Setup*)."""
     check_player_count(players)
     return 3 if players >= 4 else 4
 
 
 def star_runouts_to_end(players: int) -> int:
     """How many times the star deck runs out before the game ends after that turn: the
-    second time with 3-5 players, the first time with 2 (*Deck refresh and end*)."""
+    second time with 3-5 players, the first time with 2 (*End of game*)."""
     check_player_count(players)
     return 1 if players == 2 else 2
 
@@ -94,7 +90,7 @@ class Setup(NamedTuple):
 
 
 def setup(players: int) -> Setup:
-    """What a game of ``players`` starts with (*Mood*; *Turn* step 4; *Deck refresh*)."""
+    """What a game of ``players`` starts with (*Setup*; *Turn* step 4; *End of game*)."""
     return Setup(
         players=players,
         starting_mood=starting_mood(players),
@@ -122,10 +118,6 @@ class Player(NamedTuple):
     treasures: tuple[Treasure, ...] = ()
 
 
-#: A player's name, a treasure's points (of named or plain tuples).
-NAME, POINTS = itemgetter(0), itemgetter(1)
-
-
 def check_players(players: list[Player]) -> int | None:
     """Refuse a table the rules cannot produce (the error points at the first culprit);
     return the index of the player holding 〈きらきら〉 (None: nobody holds it).
@@ -137,8 +129,7 @@ def check_players(players: list[Player]) -> int | None:
     * 〈きらきら〉 is one card: one holder, one copy (*Final scoring*).
     """
     check_player_count(len(players))
-    check_unique_names(map(NAME, players))
-    total = 0
+    check_unique_names(player[0] for player in players)
     kirakira = []  # (player index, treasure index) of each 〈きらきら〉, in request order
     for p, (name, mood, eliminated, treasures) in enumerate(players):
         if eliminated:
@@ -151,12 +142,11 @@ def check_players(players: list[Player]) -> int | None:
                 )
         elif mood == 0:
             raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=name)
-        total += len(treasures)
-        for c, (treasure, _) in enumerate(treasures):
-            if is_kirakira(treasure):
-                kirakira.append((p, c))
-    if total > TREASURE_CARDS:
-        _refuse_too_many_treasures(players, total)
+        kirakira += [(p, c) for c, (treasure, _) in enumerate(treasures) if is_kirakira(treasure)]
+    held = list(accumulate(len(player[3]) for player in players))  # treasures in hands 0..p
+    if held[-1] > TREASURE_CARDS:  # refused at the hand that passes the limit
+        p = next(p for p, count in enumerate(held) if count > TREASURE_CARDS)
+        raise RuleError("too_many_treasures", ("players", p, "treasures"), count=held[-1], limit=TREASURE_CARDS)
     if len(kirakira) > 1:  # the second copy is refused
         (holder, _), (p, c) = kirakira[:2]
         if holder == p:
@@ -168,16 +158,6 @@ def check_players(players: list[Player]) -> int | None:
             second=players[p][0],
         )
     return kirakira[0][0] if kirakira else None
-
-
-def _refuse_too_many_treasures(players: list[Player], total: int) -> None:
-    """More than the box's 15 treasure cards in all hands: the error points at the hand
-    that passes the limit."""
-    held = 0
-    for p, (_, _, _, treasures) in enumerate(players):
-        held += len(treasures)
-        if held > TREASURE_CARDS:
-            raise RuleError("too_many_treasures", ("players", p, "treasures"), count=total, limit=TREASURE_CARDS)
 
 
 class PlayerScore(NamedTuple):
@@ -209,10 +189,8 @@ class GameScore(NamedTuple):
     def players(self) -> tuple[PlayerScore, ...]:
         columns = zip(self.table, self.scores, self.ranks)
         return tuple(
-            [
-                PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
-                for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
-            ]
+            PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
+            for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
         )
 
 
@@ -241,14 +219,16 @@ def score_game(players: list[Player]) -> GameScore:
     players first in that order; ranks: 1 + the number of scoring players strictly ahead,
     so rank 1 is exactly the winners. Eliminated players have no rank.
 
-    Decision: with nobody left to score, there is no winner and ``decided_by`` is None.
+    *Decisions*, 1: with nobody left to score, there is no winner and ``decided_by`` is None.
     """
     holder = check_players(players)
-    keys = []  # each player's place in that order, smaller is better; None: eliminated
-    for p, (_, mood, eliminated, treasures) in enumerate(players):
-        keys.append(None if eliminated else (-sum(map(POINTS, treasures)), p != holder, -mood))
-    ordered = sorted(filter(None, keys))  # the scoring players' keys, best first
-    best = ordered[0] if ordered else None
+    # each player's place in that order, smaller is better; None: eliminated
+    keys = [
+        None if eliminated else (-sum(points for _, points in treasures), p != holder, -mood)
+        for p, (_, mood, eliminated, treasures) in enumerate(players)
+    ]
+    scoring = [key for key in keys if key is not None]
+    best = min(scoring, default=None)
     scores: list[int | None] = []
     ranks: list[int | None] = []
     out: list[str] = []
@@ -261,9 +241,9 @@ def score_game(players: list[Player]) -> GameScore:
             ranks.append(None)
             out.append(name)
             continue
-        assert best is not None  # key is a scoring player's, so ``ordered`` is not empty
+        assert best is not None  # key is a scoring player's, so ``scoring`` is not empty
         scores.append(-key[0])
-        ranks.append(1 + bisect_left(ordered, key))
+        ranks.append(1 + sum(other < key for other in scoring))  # 1 + the players strictly ahead
         if key[0] == best[0]:  # at the top score
             tied.append(name)
             top_mood = mood if top_mood is None else max(top_mood, mood)
@@ -283,7 +263,7 @@ def score_game(players: list[Player]) -> GameScore:
     )
 
 
-# -- End of the game (rules: Deck refresh and end) ---------------------------------------
+# -- End of the game (rules: End of game) ------------------------------------------------
 
 #: The end conditions, in the rulebook's order (ゲームの終了 ①②③).
 END_CONDITIONS = ("star_deck", "treasure_deck", "players_left")
@@ -310,7 +290,7 @@ def end_check(
     treasure_discard_empty: bool,
     players_left: int,
 ) -> EndCheck:
-    """Is the current turn the last one, and why (*Deck refresh and end*)?
+    """Is the current turn the last one, and why (*End of game*)?
 
     ``players`` is the count at the start (it fixes the star-deck rule even after
     eliminations); ``star_deck_runouts`` counts the times the star deck has run out so far,
@@ -351,7 +331,7 @@ def end_check(
     )
 
 
-# -- Next player after an elimination (rules: Mood) --------------------------------------
+# -- Next player after an elimination (rules: Next player) -------------------------------
 
 
 class NextPlayer(NamedTuple):
@@ -364,13 +344,13 @@ class NextPlayer(NamedTuple):
 
 
 def next_player(remaining: list[tuple[str, int]]) -> NextPlayer:
-    """Who takes the turn after the active player is eliminated (*Mood*): the player with
-    the fewest treasure cards in hand; several tied settle it by rock-paper-scissors, so
-    all of them are reported.
+    """Who takes the turn after the active player is eliminated (*Next player*): the player
+    with the fewest treasure cards in hand; several tied settle it by rock-paper-scissors,
+    so all of them are reported.
 
     ``remaining`` lists the players still in as ``(name, treasure count)``.  Refused: a
     name used twice, more than the 15 treasure cards in hands, and fewer than two players
-    left (the game is over: *Deck refresh and end*, one player left).
+    left (the game is over: *End of game*, one player left).
     """
     seen: set[str] = set()
     held = 0

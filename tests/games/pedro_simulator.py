@@ -1,6 +1,6 @@
 """A Pedro table for tests: deals and plays whole hands with a seeded RNG.
 
-Follows rules/pedro.md step by step: deal 9 each, one auction round from the dealer's
+Follows docs/rules/pedro.md step by step: deal 9 each, one auction round from the dealer's
 left, the high bidder names trump, everyone discards non-trumps, the dealer refills the
 others to 6 then takes all remaining trumps (and non-trumps up to 6), a player left with
 more than 6 trumps discards non-point trumps down to 6, then six tricks with random legal
@@ -114,7 +114,7 @@ def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
 
 
 def reference_may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
-    """The rulebook's follow rule (rules/pedro.md, "A hand", step 3), written out again: if
+    """The rulebook's follow rule (docs/rules/pedro.md, "Tricks"), written out again: if
     trump is led, follow with trump if you can; if a plain suit is led, play that suit or a
     trump; only a player holding neither plays anything. The Low Pedro is a trump only."""
 

@@ -1,4 +1,4 @@
-"""Applejack rules (rules/applejack.md): the orchard, the rulebook's worked examples, and one
+"""Applejack rules (docs/rules/applejack.md): the orchard, the rulebook's worked examples, and one
 hand-built orchard per rule."""
 
 import pytest
@@ -72,12 +72,10 @@ def test_fields_meet_on_the_rim_only_along_the_ring():
     assert meeting == along_ring
 
 
-def test_the_geometry_tables_agree_with_the_coordinates():
-    for field, (q, r) in board.COORDS.items():
-        for edge, (dq, dr) in board.DIRECTIONS.items():
-            assert board.neighbour(field, edge) == board.FIELD_AT.get((q + dq, r + dr))
-        assert board.TOUCHING[field] == tuple(board.neighbours(field).values())
-        assert board.outer_edges(field) == tuple(e for e in board.DIRECTIONS if board.neighbour(field, e) is None)
+def test_touching_fields_share_an_edge():
+    assert board.touching(10) == (11, 15, 14, 9, 5, 6)
+    assert board.touching(1) == (2, 5, 4)
+    assert board.edge_between(10, 15) == "se" and board.edge_between(10, 19) is None
 
 
 # -- Harvest: the rulebook's worked checks ------------------------------------------------

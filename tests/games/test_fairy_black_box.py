@@ -1,4 +1,4 @@
-"""Fairy & Black Box rules (rules/fairy-black-box.md): scoring, tie-breaks, setup, end, next turn."""
+"""Fairy & Black Box rules (docs/rules/fairy-black-box.md): scoring, tie-breaks, setup, end, next turn."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,6 +1,6 @@
 """Pedro (ピードロ): the partnership trick-taking game of the Pitch family.
 
-Rules: ``shared/rules/pedro.md`` (seed 003). Modules: ``cards`` (cards, seats, trumps),
+Rules: ``docs/rules/pedro.md`` (seed 003). Modules: ``cards`` (cards, seats, trumps),
 ``rules`` (the options object), ``auction``, ``tricks``, ``scoring`` (hand points and
 settlement), ``game`` (whole games).
 """

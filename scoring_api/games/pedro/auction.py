@@ -1,4 +1,4 @@
-"""The auction (rules/pedro.md, "A hand", step 1).
+"""The auction (docs/rules/pedro.md, "Auction").
 
 One round, starting left of the dealer: each player bids or passes; a bid lies between the
 minimum and maximum bid and beats the current high bid. If the first three pass, the
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple, cast
 
 from ..errors import RuleError
-from .cards import SEATS_FROM, TEAM_OF, next_seat
+from .cards import TEAM_OF, next_seat, seats_from
 from .rules import Rules
 
 PASS = "pass"
@@ -33,7 +33,7 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
     """Check the four calls in order from the dealer's left and name the high bidder."""
     if len(calls) != 4:
         raise RuleError("call_count", ("calls",), count=len(calls))
-    seated = tuple(map(Call, SEATS_FROM[next_seat(dealer)], calls))  # the dealer calls last
+    seated = tuple(map(Call, seats_from(next_seat(dealer)), calls))  # the dealer calls last
     high: Call | None = None
     for index, (seat, call) in enumerate(seated):
         where = ("calls", index)

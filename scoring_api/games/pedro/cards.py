@@ -1,19 +1,16 @@
-"""Pedro's cards, seats and trumps (rules/pedro.md, "Cards and teams").
+"""Pedro's cards, seats and trumps (docs/rules/pedro.md, "Cards and teams").
 
 * 52 cards; rank inside a suit A K Q J 10 9 8 7 6 5 4 3 2.
 * Seats N E S W clockwise; partners sit opposite: teams NS and EW.
 * Trump is the high bidder's suit; the other 5 of the same colour (Low Pedro) is also a
   trump and no longer a card of its printed suit: hearts <-> 5 of diamonds, diamonds <->
   5 of hearts, spades <-> 5 of clubs, clubs <-> 5 of spades.
-* Trump order A K Q J 10 9 8 7 6 5 (Pedro), Low Pedro, 4 3 2: 15 trumps.
-
-The rules below are written once as functions; the tables after them (the deck's
-spellings, each card's role under each trump) are those functions evaluated for all 52
-cards at import, so that a request looks cards up instead of working them out again.
+* Trump order A K Q J 10 9 8 7 6 5 (Pedro), Low Pedro, 4 3 2: 14 trumps.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from ..errors import RuleError
@@ -32,8 +29,8 @@ OTHER_TEAM = {"NS": "EW", "EW": "NS"}
 #: A card as text: rank then suit, any case, suit as letter or symbol ("10H", "5♦", "as"),
 #: nothing else (no spaces). The WHOLE text must match (``re.fullmatch``; in Python ``$``
 #: alone would also let a final newline through; JSON Schema's ``$`` does not).
-#: :data:`CARD_SPELLINGS` holds exactly the texts this pattern fully matches.
 CARD_PATTERN = r"^(10|[2-9AKQJakqj])([HDCShdcs♥♡♦♢♣♧♠♤])$"
+_CARD = re.compile(CARD_PATTERN)
 #: A suit as text: a letter in any case or a symbol; the whole text (``re.fullmatch``).
 SUIT_PATTERN = r"^[HDCShdcs♥♡♦♢♣♧♠♤]$"
 #: Exactly the texts :data:`SUIT_PATTERN` fully matches.
@@ -50,9 +47,33 @@ class Card(NamedTuple):
         return self.rank + self.suit
 
 
+#: The 52 cards, suit by suit, each from the ace down.
+DECK = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+
+
+def full_deck() -> list[Card]:
+    return list(DECK)
+
+
 def parse_suit(text: str) -> str:
     """``"H"``, ``"h"`` or ``"♥"`` -> ``"H"``."""
     return SUIT_SYMBOLS.get(text, text.upper())
+
+
+def parse_card(text: str, where: tuple = ()) -> Card:
+    """``"10H"``, ``"5♦"``, ``"as"`` -> Card: a text :data:`CARD_PATTERN` fully matches.
+    Anything else (``" AH"``, ``"AH\\n"`` too: the text is not stripped) is a RuleError
+    naming it."""
+    match = _CARD.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise RuleError("bad_card", where, card=text)
+    rank, suit = match.groups()
+    return Card(rank.upper(), parse_suit(suit))
+
+
+def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
+    """Every text as a card; the first one that is not a card is refused, by index."""
+    return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]
 
 
 def next_seat(seat: str, steps: int = 1) -> str:
@@ -60,9 +81,20 @@ def next_seat(seat: str, steps: int = 1) -> str:
     return SEATS[(SEATS.index(seat) + steps) % 4]
 
 
+def seats_from(seat: str) -> tuple[str, ...]:
+    """The four seats in play order (clockwise), starting with ``seat``."""
+    return tuple(next_seat(seat, steps) for steps in range(4))
+
+
 def low_pedro(trump: str) -> Card:
     """The 5 of the suit of the same colour as trump."""
     return Card("5", SAME_COLOUR[trump])
+
+
+def two_of_trump(trump: str) -> Card:
+    """The 2 of trump, the point card the rules options score apart (docs/rules/pedro.md,
+    "Points" and "Rule options")."""
+    return Card("2", trump)
 
 
 def is_trump(card: Card, trump: str) -> bool:
@@ -83,7 +115,7 @@ def strength(card: Card, trump: str) -> int:
     return 2 * RANK_VALUE[card.rank]
 
 
-#: Point cards of a trump suit: rank -> points (rules/pedro.md, step 4).
+#: Point cards of a trump suit: rank -> points (docs/rules/pedro.md, "Points").
 TRUMP_POINTS = {"A": 1, "J": 1, "10": 1, "5": 5, "2": 1}
 LOW_PEDRO_POINTS = 5
 
@@ -104,33 +136,11 @@ def point_name(card: Card, trump: str) -> str:
     return {"A": "ace", "J": "jack", "10": "ten", "5": "pedro", "2": "two"}[card.rank]
 
 
-def full_deck() -> list[Card]:
-    return list(DECK)
-
-
-# -- Tables: the rules above, evaluated once for every card ------------------------------
-
-DECK = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
-
-
-def _spellings() -> dict[str, Card]:
-    """Every text :data:`CARD_PATTERN` matches, with its card."""
-    ranks = {rank: [rank, rank.lower()] for rank in RANKS}
-    suits = {suit: [suit, suit.lower()] for suit in SUITS}
-    for symbol, suit in SUIT_SYMBOLS.items():
-        suits[suit].append(symbol)
-    return {
-        rank_text + suit_text: card for card in DECK for rank_text in ranks[card.rank] for suit_text in suits[card.suit]
-    }
-
-
-CARD_SPELLINGS = _spellings()
-#: ``CARD_TEXTS[card] == str(card)``: each card as text ("10H").
-CARD_TEXTS = {card: str(card) for card in DECK}
+# -- Kept for the web layer until it moves ------------------------------------------------
 
 
 class CardInPlay(NamedTuple):
-    """What a card is in a hand with a given trump (the functions above, precomputed)."""
+    """What a card is in a hand with a given trump (the functions above)."""
 
     suit: str  # suit_in_play
     trump: bool  # is_trump
@@ -141,34 +151,11 @@ class CardInPlay(NamedTuple):
 
 def _in_play(card: Card, trump: str) -> CardInPlay:
     points = points_of(card, trump)
-    return CardInPlay(
-        suit_in_play(card, trump),
-        is_trump(card, trump),
-        strength(card, trump),
-        points,
-        point_name(card, trump) if points else None,
-    )
+    name = point_name(card, trump) if points else None
+    return CardInPlay(suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points, name)
 
 
-#: ``IN_PLAY[trump][card]``: every card's role under every trump.
+#: Kept for the web layer until it moves: use ``points_of(card, trump)`` (and the functions above).
 IN_PLAY = {trump: {card: _in_play(card, trump) for card in DECK} for trump in SUITS}
-
-#: ``SEATS_FROM[seat]``: the four seats in play order, starting with ``seat``.
-SEATS_FROM = {seat: tuple(next_seat(seat, steps) for steps in range(4)) for seat in SEATS}
-
-
-def parse_card(text: str, where: tuple = ()) -> Card:
-    """``"10H"``, ``"5♦"``, ``"as"`` -> Card; anything else (``" AH"``, ``"AH\\n"`` too: the
-    text is not stripped) is a RuleError naming it."""
-    card = CARD_SPELLINGS.get(text) if isinstance(text, str) else None
-    if card is None:
-        raise RuleError("bad_card", where, card=text)
-    return card
-
-
-def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
-    """Every text as a card; the first one that is not a card is refused, by index."""
-    try:
-        return list(map(CARD_SPELLINGS.__getitem__, texts))
-    except (KeyError, TypeError):  # not a card, or not hashable
-        return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]
+#: Kept for the web layer until it moves: use ``str(card)``.
+CARD_TEXTS = {card: str(card) for card in DECK}

@@ -1,5 +1,5 @@
 """A whole game: hands settled one after another until a team wins
-(rules/pedro.md, "Settlement" and "End of game")."""
+(docs/rules/pedro.md, "Settlement" and "End of game")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The rules object: the seed's rules by default, other tables' rules as options
-(rules/pedro.md, "Rule options real tables use")."""
+(docs/rules/pedro.md, "Rule options")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Points of a hand and their settlement (rules/pedro.md, step 4 and "Settlement").
+"""Points of a hand and their settlement (docs/rules/pedro.md, "Points", "Settlement" and
+"End of game").
 
 Point cards: A, J, 10 of trump (1 each), Pedro and Low Pedro (5 each) go to the team that
 captures them; the 2 of trump (1) goes by the rules option: to the team DEALT it (default),
@@ -8,19 +9,18 @@ reaches play is scored by nobody.
 Settlement: the bidding team adds all its points if it took at least its bid, otherwise it
 subtracts the bid (scores may go negative); the other team always adds what it took.
 
-End of game ("End of game"): the first team at the target wins; a bidder-goes-out hand is
-won by the bidding team if it makes its bid; both teams at the target in one hand: the tie
-rule, by default one extra bidder-goes-out hand, which decides (bid made: the bidding team
-wins; set: the other team wins).
+End of game: the first team at the target wins; a bidder-goes-out hand is won by the
+bidding team if it makes its bid; both teams at the target in one hand: the tie rule, by
+default one extra bidder-goes-out hand, which decides (bid made: the bidding team wins;
+set: the other team wins).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import IN_PLAY, OTHER_TEAM, SUITS, TEAMS, Card
+from .cards import OTHER_TEAM, SUITS, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
 from .rules import MAX_POINTS, Rules
 
 MAX_CAPTURED = 24  # six tricks of four cards
@@ -38,82 +38,60 @@ class HandPoints(NamedTuple):
     cards: dict[str, list[PointCard]]  # each team's point cards, in the order of its list
 
 
-def _point_cards(trump: str) -> list[PointCard]:
-    """The six point cards of a trump, as captured, in the order a team's list shows them:
-    most points first, then by name."""
-    captured = [  # a card with points has a point name (cards.point_name)
-        PointCard(card, role.points, cast(str, role.name), "captured")
-        for card, role in IN_PLAY[trump].items()
-        if role.points
-    ]
-    return sorted(captured, key=lambda p: (-p.points, p.name))
+def point_card(card: Card, trump: str, reason: str) -> PointCard:
+    """A point card of this trump, scored for ``reason`` (captured, dealt or played)."""
+    return PointCard(card, points_of(card, trump), point_name(card, trump), reason)
 
 
-#: ``POINT_CARDS[trump]``: see :func:`_point_cards` (the 2 of trump is last).
-POINT_CARDS = {trump: _point_cards(trump) for trump in SUITS}
-#: ``POINT_CARDS_BUT_TWO[trump]``: the same without the 2 of trump (scored apart).
-POINT_CARDS_BUT_TWO = {trump: cards[:-1] for trump, cards in POINT_CARDS.items()}
-#: ``TWOS[trump]``: the 2 of trump.
-TWOS = {trump: Card("2", trump) for trump in SUITS}
-#: ``TWO_POINT_CARDS[trump][rule]``: the 2 of trump scored apart, by rule dealt or played.
-TWO_POINT_CARDS = {
-    trump: {rule: PointCard(TWOS[trump], 1, "two", rule) for rule in ("dealt", "played")} for trump in SUITS
-}
+def point_cards(trump: str) -> list[PointCard]:
+    """The six point cards of a trump (its A, J, 10, 5 and 2, and the Low Pedro), as
+    captured, in the order a team's list shows them: most points first, then by name (so
+    the 2 of trump is last)."""
+    cards = [*(Card(rank, trump) for rank in TRUMP_POINTS), low_pedro(trump)]
+    return sorted((point_card(card, trump, "captured") for card in cards), key=lambda p: (-p.points, p.name))
 
 
 def hand_points(trump: str, captured: dict[str, list[Card]], rules: Rules, two_team: str | None = None) -> HandPoints:
-    """Each team's points from the cards it captured.
+    """Each team's points from the cards it captured (docs/rules/pedro.md, "Points").
 
     ``two_team`` is the team dealt the 2 of trump (rule ``dealt``) or the team of the player
     who played it (rule ``played``); None when the 2 never came into play. Under
     ``captured`` it is not used: the 2 goes with the trick like the other point cards.
     """
     owner = _owners(captured)
-    separate_two = rules.two_scored_by in ("dealt", "played")
-    if separate_two and two_team is None and TWOS[trump] in owner:
+    two = two_of_trump(trump)
+    two_apart = rules.two_scored_by in ("dealt", "played")
+    if two_apart and two_team is None and two in owner:
         key = "two_dealt_to" if rules.two_scored_by == "dealt" else "two_played_by"
-        raise RuleError("two_owner_missing", (key,), card=str(TWOS[trump]), rule=rules.two_scored_by)
-    by_capture = POINT_CARDS_BUT_TWO[trump] if separate_two else POINT_CARDS[trump]
+        raise RuleError("two_owner_missing", (key,), card=str(two), rule=rules.two_scored_by)
     cards: dict[str, list[PointCard]] = {"NS": [], "EW": []}
-    points = {"NS": 0, "EW": 0}
-    for point_card in by_capture:  # already in the order of the lists
-        team = owner.get(point_card.card)
-        if team is not None:
-            cards[team].append(point_card)
-            points[team] += point_card.points
-    if separate_two and two_team is not None:
-        cards[two_team].append(TWO_POINT_CARDS[trump][rules.two_scored_by])  # last in order too
-        points[two_team] += 1
+    for scored in point_cards(trump):  # already in the order of the lists
+        team = owner.get(scored.card)
+        if team is not None and not (two_apart and scored.card == two):
+            cards[team].append(scored)
+    if two_apart and two_team is not None:
+        cards[two_team].append(point_card(two, trump, rules.two_scored_by))  # last in order too
+    points = {team: sum(scored.points for scored in cards[team]) for team in TEAMS}
     return HandPoints(points, cards)
 
 
 def _owners(captured: dict[str, list[Card]]) -> dict[Card, str]:
-    """Which team captured each card; refused: a card captured twice, more cards than six
-    tricks hold."""
-    ns, ew = captured.get("NS", []), captured.get("EW", [])
-    owner = dict.fromkeys(ns, "NS")
-    owner.update(dict.fromkeys(ew, "EW"))
-    total = len(ns) + len(ew)
-    if len(owner) < total:
-        _refuse_captured_twice(captured)
-    if total > MAX_CAPTURED:
-        raise RuleError("too_many_captured", ("captured",), count=total, limit=MAX_CAPTURED)
-    return owner
-
-
-def _refuse_captured_twice(captured: dict[str, list[Card]]) -> None:
-    """Name the first card captured a second time (in NS's list, then EW's)."""
+    """Which team captured each card; refused: a card captured twice (the first repeat,
+    in NS's list, then EW's), more cards than six tricks hold."""
     owner: dict[Card, str] = {}
     for team in TEAMS:
         for index, card in enumerate(captured.get(team, [])):
             if card in owner:
                 raise RuleError("captured_twice", ("captured", team, index), card=str(card), team=owner[card])
             owner[card] = team
+    if len(owner) > MAX_CAPTURED:
+        raise RuleError("too_many_captured", ("captured",), count=len(owner), limit=MAX_CAPTURED)
+    return owner
 
 
-#: The points of the six point cards (rules/pedro.md, step 4): 1 1 1 1 5 5, read from the
-#: cards' roles under one trump (every trump has the same point cards).
-POINT_VALUES = tuple(sorted(point_card.points for point_card in POINT_CARDS["H"]))
+#: The points of the six point cards (docs/rules/pedro.md, "Points"): 1 1 1 1 5 5 (every
+#: trump has the same point cards).
+POINT_VALUES = tuple(sorted(scored.points for scored in point_cards("H")))
 
 
 def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[int, int]]:
@@ -125,28 +103,22 @@ def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[i
     return frozenset(pairs)
 
 
-#: ``POSSIBLE_SPLITS``: :func:`possible_splits` of the six point cards, computed once.
+#: The ``(NS, EW)`` points one hand's point cards allow: :func:`possible_splits` of them.
 POSSIBLE_SPLITS = possible_splits()
-#: ``POSSIBLE_EW[ns]``: the EW totals possible beside an NS total, in order.
-POSSIBLE_EW = {ns: tuple(sorted(ew for other, ew in POSSIBLE_SPLITS if other == ns)) for ns in range(MAX_POINTS + 1)}
 
 
 def check_points(points: dict[str, int]) -> None:
     """Given points must be a possible split of one hand's point cards: at most 14 between
     both teams, and two disjoint parts of the values 1 1 1 1 5 5 (NS 4 / EW 9 is
-    impossible: the 4 takes every 1, and 9 needs four 1s and a 5)."""
+    impossible: the 4 takes every 1, and 9 needs four 1s and a 5). docs/rules/pedro.md,
+    "Decisions", 4; a refusal names the EW totals possible beside NS's."""
     total = points["NS"] + points["EW"]
     if total > MAX_POINTS:
         raise RuleError("too_many_points", ("points",), total=total, limit=MAX_POINTS)
-    if (points["NS"], points["EW"]) not in POSSIBLE_SPLITS:
-        raise RuleError(
-            "impossible_points",
-            ("points",),
-            NS=points["NS"],
-            EW=points["EW"],
-            possible=POSSIBLE_EW[points["NS"]],
-            values=POINT_VALUES,
-        )
+    ns, ew = points["NS"], points["EW"]
+    if (ns, ew) not in POSSIBLE_SPLITS:
+        beside_ns = tuple(sorted(other_ew for other_ns, other_ew in POSSIBLE_SPLITS if other_ns == ns))
+        raise RuleError("impossible_points", ("points",), NS=ns, EW=ew, possible=beside_ns, values=POINT_VALUES)
 
 
 class Settlement(NamedTuple):
@@ -166,7 +138,7 @@ class Settlement(NamedTuple):
 
 def bidder_goes_out(scores: dict[str, int], rules: Rules) -> bool:
     """A hand that STARTS with both teams within the margin of the target (>= 93 for
-    100) is a bidder-goes-out hand (rules/pedro.md, "End of game")."""
+    100) is a bidder-goes-out hand (docs/rules/pedro.md, "End of game")."""
     threshold = rules.target - rules.bidder_out_margin
     return scores["NS"] >= threshold and scores["EW"] >= threshold
 
@@ -181,9 +153,9 @@ def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> No
     """A hand can only be played while the game is undecided: nobody at the target, or
     both there waiting for the tie rule's extra hand."""
     ns_reached, ew_reached = scores["NS"] >= rules.target, scores["EW"] >= rules.target
-    if ns_reached != ew_reached or (
-        ns_reached and not _tie_continues(scores, rules)
-    ):  # one there, or both and no extra hand
+    one_there = ns_reached != ew_reached
+    both_there_and_decided = ns_reached and ew_reached and not _tie_continues(scores, rules)
+    if one_there or both_there_and_decided:
         raise RuleError("game_already_over", where, target=rules.target, NS=scores["NS"], EW=scores["EW"])
 
 
@@ -195,7 +167,7 @@ def settle(bid_team: str, bid: int, scores_before: dict[str, int], points: dict[
     """Apply one hand's points to the scores and decide whether the game is over.
 
     The extra hand played after both teams reached the target (its ``scores_before`` both
-    at or above it) decides the game (rules/pedro.md, "End of game"; seed: 「追加で
+    at or above it) decides the game (docs/rules/pedro.md, "End of game"; seed: 「追加で
     「ビッダー・ゴーズ・アウト」ハンドを行い勝者を決定します」): the bidding team wins if it
     makes its bid, otherwise the other team wins, whatever the scores (``decided_by``
     ``extra_hand``). Other hands: see :func:`_winner`.
@@ -205,8 +177,8 @@ def settle(bid_team: str, bid: int, scores_before: dict[str, int], points: dict[
     taken = points[bid_team]
     made = taken >= bid
     change = {bid_team: taken if made else -bid, other: points[other]}
-    deltas = {"NS": change["NS"], "EW": change["EW"]}  # in team order, as every score
-    after = {"NS": scores_before["NS"] + deltas["NS"], "EW": scores_before["EW"] + deltas["EW"]}
+    deltas = {team: change[team] for team in TEAMS}  # in team order, as every score
+    after = {team: scores_before[team] + deltas[team] for team in TEAMS}
     going_out = bidder_goes_out(scores_before, rules)
     both_at_target = after["NS"] >= rules.target and after["EW"] >= rules.target
     winner: str | None
@@ -254,9 +226,21 @@ def _winner(
         if rules.tie_rule == "bidder_wins":
             return bid_team, "tie_rule"
         if rules.tie_rule == "higher_score" and after["NS"] != after["EW"]:
-            return max(TEAMS, key=cast("Callable[[str], int]", after.get)), "tie_rule"
+            return max(TEAMS, key=lambda team: after[team]), "tie_rule"
         return None, None
     for team in TEAMS:
         if after[team] >= rules.target:
             return team, "target"
     return None, None
+
+
+# -- Kept for the web layer until it moves ------------------------------------------------
+
+#: Kept for the web layer until it moves: use ``point_cards(trump)``.
+POINT_CARDS = {trump: point_cards(trump) for trump in SUITS}
+#: Kept for the web layer until it moves: use ``two_of_trump(trump)`` (cards).
+TWOS = {trump: two_of_trump(trump) for trump in SUITS}
+#: Kept for the web layer until it moves: use ``point_card(two_of_trump(trump), trump, rule)``.
+TWO_POINT_CARDS = {
+    trump: {rule: point_card(two_of_trump(trump), trump, rule) for rule in ("dealt", "played")} for trump in SUITS
+}

@@ -1,4 +1,4 @@
-"""Tricks (rules/pedro.md, "A hand", step 3).
+"""Tricks (docs/rules/pedro.md, "Tricks").
 
 If trump is led, follow with trump if you can; if a plain suit is led, play that suit or a
 trump; only a player holding neither may play anything (a player void in the led suit who
@@ -9,10 +9,12 @@ highest card of the led suit. The Low Pedro is a trump, never a card of its prin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import IN_PLAY, SEATS_FROM, TEAM_OF, Card
+from .cards import TEAM_OF, Card, is_trump, points_of, seats_from, strength, suit_in_play
+
+Play = tuple[str, Card]  # (seat, card)
 
 
 class TrickResult(NamedTuple):
@@ -21,69 +23,61 @@ class TrickResult(NamedTuple):
     card: Card  # the winning card
     led_suit: str
     trumped: bool
-    plays: tuple[tuple[str, Card], ...]  # (seat, card) in play order
+    plays: tuple[Play, ...]  # in play order
 
     def point_cards(self, trump: str) -> list[Card]:
-        roles = IN_PLAY[trump]
-        return [card for _, card in self.plays if roles[card].points]
+        """The trick's point cards, in play order."""
+        return [card for _, card in self.plays if points_of(card, trump)]
 
 
 def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
     """Whether ``card`` from ``hand`` follows the rule when ``led`` was led (None: leading).
 
     A card of the led suit or a trump may always be played; any other card only by a
-    player holding neither a card of the led suit nor a trump (rules/pedro.md, "A hand",
-    step 3; seed: 「リードカードと同じスートもしくは切り札スートのカードを1枚出します。無い場合は、
+    player holding neither a card of the led suit nor a trump (docs/rules/pedro.md,
+    "Tricks"; seed: 「リードカードと同じスートもしくは切り札スートのカードを1枚出します。無い場合は、
     好きなカードで出します」). So a player void in a plain suit led but holding a trump,
     if only the Low Pedro, must trump. When trump is led, the led suit is trump: follow
     with trump if you can."""
     if led is None:
         return True
-    roles = IN_PLAY[trump]
-    led_suit = roles[led].suit
-    role = roles[card]
-    if role.suit == led_suit or role.trump:
-        return True
-    return not any(roles[held].suit == led_suit or roles[held].trump for held in hand)
+    led_suit = suit_in_play(led, trump)
+
+    def answers_lead(held: Card) -> bool:  # a card of the led suit, or a trump
+        return suit_in_play(held, trump) == led_suit or is_trump(held, trump)
+
+    return answers_lead(card) or not any(answers_lead(held) for held in hand)
 
 
-def winning_play(plays: Sequence[tuple[str, Card]], trump: str) -> tuple[str, Card]:
-    """The highest trump, else the highest card of the led suit."""
-    roles = IN_PLAY[trump]
-    led_suit = roles[plays[0][1]].suit
-    best: tuple[str, Card] | None = None
-    best_rank: tuple[bool, int] | None = None
-    for play in plays:
-        role = roles[play[1]]
-        if role.trump or role.suit == led_suit:  # a card of another suit cannot win
-            rank = (role.trump, role.strength)  # any trump above the led suit
-            if best is None or rank > cast("tuple[bool, int]", best_rank):  # set together with best
-                best, best_rank = play, rank
-    assert best is not None  # the led card itself is of the led suit (or a trump)
-    return best
+def winning_play(plays: Sequence[Play], trump: str) -> Play:
+    """The highest trump, else the highest card of the led suit (a card of another plain
+    suit cannot win)."""
+    led_suit = suit_in_play(plays[0][1], trump)
+    contenders = [play for play in plays if is_trump(play[1], trump) or suit_in_play(play[1], trump) == led_suit]
+    return max(contenders, key=lambda play: (is_trump(play[1], trump), strength(play[1], trump)))
 
 
 def play_trick(trump: str, leader: str, cards: list[Card], hands: dict[str, list[Card]] | None = None) -> TrickResult:
     """Who wins four cards played from ``leader`` clockwise; with the players' hands (as
     they were before this trick), every card is checked against the hand and the rule."""
-    if len(set(cards)) < len(cards):
-        _refuse_duplicate(cards)
-    plays = tuple(zip(SEATS_FROM[leader], cards))
+    _refuse_duplicate(cards)
+    plays = tuple(zip(seats_from(leader), cards))
     if hands is not None:
         _check_follow(plays, hands, trump)
     seat, card = winning_play(plays, trump)
-    roles = IN_PLAY[trump]
-    trumped = roles[card].trump  # a trump was played exactly when a trump wins
-    return TrickResult(seat, TEAM_OF[seat], card, roles[cards[0]].suit, trumped, plays)
+    trumped = is_trump(card, trump)  # a trump was played exactly when a trump wins
+    return TrickResult(seat, TEAM_OF[seat], card, suit_in_play(cards[0], trump), trumped, plays)
 
 
 def _refuse_duplicate(cards: list[Card]) -> None:
+    """Name the first card played a second time."""
     for index, card in enumerate(cards):
         if card in cards[:index]:
             raise RuleError("duplicate_card", ("cards", index), card=str(card))
 
 
-def _check_follow(plays, hands: dict[str, list[Card]], trump: str) -> None:
+def _check_follow(plays: tuple[Play, ...], hands: dict[str, list[Card]], trump: str) -> None:
+    """No card in two hands; every card played is in its player's hand and follows the rule."""
     seen: dict[Card, str] = {}
     for seat, hand in hands.items():
         for index, card in enumerate(hand):
