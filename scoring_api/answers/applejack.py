@@ -1,10 +1,13 @@
-"""Applejack over HTTP: harvest, placement, blossoms, final scoring, starting honey."""
+"""Applejack over HTTP: harvest, placement, blossoms, final scoring and starting honey.
+
+Applies the rules of ``docs/rules/applejack.md`` (:mod:`scoring_api.games.applejack`) and
+explains every number with the catalogue's sentences (``messages/applejack.yaml``).
+"""
 
 from __future__ import annotations
 
 from ..games import applejack
-from ..games.applejack_orchard import DIRECTIONS
-from ..i18n import LANGS, LIST_SEPARATORS, positional, slot, t
+from ..i18n import join_list, t
 from ..operation import Operation, operation
 from ..schemas import applejack as schemas
 
@@ -15,57 +18,18 @@ TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
 
 
-def _area_sentences(place_key: str) -> dict[str, tuple[str, str]]:
-    """``applejack.area_nothing`` and ``applejack.area`` with the place ``place_key``
-    written in, by language: one ``str.format`` per area, with ``(variety, apples, die,
-    honey, fields_text, count)``."""
-    sentences = {}
-    for lang in LANGS:
-        place = t(place_key, lang, fields_text=slot(4), count=slot(5))
-        slots = {"variety": slot(0), "apples": slot(1), "die": slot(2), "honey": slot(3), "place": place}
-        sentences[lang] = (t("applejack.area_nothing", lang, **slots), t("applejack.area", lang, **slots))
-    return sentences
+def _listed(items, lang: str) -> str:
+    """The items listed in ``lang`` (:func:`~scoring_api.i18n.join_list`), "none" when there are none."""
+    return join_list(items, lang) if items else t("applejack.none", lang)
 
 
-#: The sentences of the answers with positional placeholders, by language. An area's
-#: sentence depends on where it lies and is a pair: (it yields nothing, it yields honey).
-AREA_ON_FIELDS = _area_sentences("applejack.place_fields")
-AREA_WITH_BOARD_APPLES = _area_sentences("applejack.place_fields_board")
-AREA_LONE_BOARD_APPLE = _area_sentences("applejack.place_board_alone")
-HARVEST = positional("applejack.harvest", "variety", "die", "count", "parts", "honey")
-HARVEST_EMPTY = positional("applejack.harvest_empty", "variety", "die")
-HARVEST_TOTAL = positional("applejack.harvest_total", "parts", "honey")
-CONNECTION_NAMES = ("edge_name", "own", "other", "field", "honey")
-CONNECTION_TILE = positional("applejack.connection_tile", *CONNECTION_NAMES)
-CONNECTION_BOARD = positional("applejack.connection_board", *CONNECTION_NAMES)
-PLACEMENT_TREE = positional("applejack.placement_tree", "field", "cost", "count", "beehive_honey", "honey")
-PLACEMENT_PASTURE = positional("applejack.placement_pasture", "field", "bonus")
-BLOSSOMS = positional("applejack.blossoms", "blossoms", "times", "honey")
-FINAL_CROP = positional("applejack.final_crop", "parts", "crop")
-FINAL_DOUBLED = positional("applejack.final_doubled", "crop", "crop_doubled")
-FINAL_BONUS = positional("applejack.final_bonus", "count", "names", "bonus")
-FINAL_BLOSSOMS = positional("applejack.final_blossoms", "blossoms")
-FINAL_SUPPLY = positional("applejack.final_supply", "supply")
-FINAL_TOTAL = positional("applejack.final_total", "crop_doubled", "bonus", "blossoms", "supply", "total")
-STARTING_SOLO = positional("applejack.starting_solo", "honey")
-STARTING = positional("applejack.starting", "players", "seats")
-SEAT = positional("applejack.seat", "seat", "honey")
-#: Words of lists: the separator (as :func:`~scoring_api.i18n.join_list`) and "none".
-NONE = positional("applejack.none")
-#: Edge names by language: ``EDGE_NAMES["en"]["ne"] == "upper right (ne)"``.
-EDGE_NAMES = {lang: {edge: t(f"applejack.edges.{edge}", lang) for edge in DIRECTIONS} for lang in LANGS}
-
-
-def _join(items: list | tuple, lang: str) -> str:
-    """The items listed in ``lang`` (as :func:`~scoring_api.i18n.join_list`); "none" when
-    there are none (one needs no separator)."""
-    if len(items) == 1:
-        return str(items[0])
-    return LIST_SEPARATORS[lang].join(map(str, items)) if items else NONE[lang]
+def _added(numbers) -> str:
+    """The parts of a sum as the sentences write them: ``1 + 3`` (empty for no parts)."""
+    return " + ".join(map(str, numbers))
 
 
 def _edge(edge: str, lang: str) -> str:
-    return EDGE_NAMES[lang][edge]
+    return t(f"applejack.edges.{edge}", lang)
 
 
 def _display_facts(facts: dict, lang: str) -> dict:
@@ -76,72 +40,65 @@ def _display_facts(facts: dict, lang: str) -> dict:
     if "feature" in facts:
         shown["feature_name"] = t(f"applejack.features.{facts['feature']}", lang)
     if "outer" in facts:
-        shown["outer_text"] = _join([_edge(e, lang) for e in facts["outer"]], lang)
+        shown["outer_text"] = _listed([_edge(e, lang) for e in facts["outer"]], lang)
     if "fields" in facts:
-        shown["fields_text"] = _join(facts["fields"], lang)
+        shown["fields_text"] = _listed(facts["fields"], lang)
     if "varieties" in facts:
-        shown["varieties_text"] = _join(facts["varieties"], lang)
+        shown["varieties_text"] = _listed(facts["varieties"], lang)
     return shown
 
 
 # -- Harvests -------------------------------------------------------------------------
 
 
-def _added(numbers: list[int]) -> int | str:
-    """The honey of each part of a sum as the sentences write it, ``1 + 3``; a single part
-    as it is (``str.format`` writes a number as ``str`` would)."""
-    return numbers[0] if len(numbers) == 1 else " + ".join(map(str, numbers))
+def _area(area: applejack.Area, die: int, orchard: applejack.Orchard, lang: str) -> dict:
+    """An area's honey; its sentence names the place: its fields, with the board apples it
+    takes in, or a lone board apple by the fields it lies beside."""
+    if not area.fields:
+        place_key, shown = "applejack.place_board_alone", orchard.board_apples[area.board_apples[0]].fields
+    elif area.board_apples:
+        place_key, shown = "applejack.place_fields_board", area.fields
+    else:
+        place_key, shown = "applejack.place_fields", area.fields
+    place = t(place_key, lang, fields_text=join_list(shown, lang), count=len(area.board_apples))
+    return {
+        "fields": area.fields,
+        "board_apples": area.board_apples,
+        "apples": area.apples,
+        "honey": area.honey,
+        "explanation": t(
+            "applejack.area" if area.honey else "applejack.area_nothing",
+            lang,
+            variety=area.variety,
+            place=place,
+            apples=area.apples,
+            die=die,
+            honey=area.honey,
+        ),
+    }
 
 
-def _harvests(harvests: tuple[applejack.Harvest, ...], orchard: applejack.Orchard, lang: str) -> list[dict]:
-    """The harvests as answers, each area and each harvest with its sentence in ``lang``
-    (the sentences looked up once for all of them).
-
-    Where a sentence lists a single field or adds up a single part, the number itself is
-    passed: ``str.format`` writes it as ``str`` would, without a string built first.
-    """
-    on_fields, with_board_apples = AREA_ON_FIELDS[lang], AREA_WITH_BOARD_APPLES[lang]
-    lone_board_apple, separator = AREA_LONE_BOARD_APPLE[lang], LIST_SEPARATORS[lang]
-    harvest_sentence, empty_sentence = HARVEST[lang], HARVEST_EMPTY[lang]
-    answers = []
-    for harvest in harvests:
-        variety, die, found = harvest.variety, harvest.die, harvest.areas
-        areas = []
-        for area in found:
-            fields, board_apples, apples, honey = area.fields, area.board_apples, area.apples, area.honey
-            if not fields:
-                sentences = lone_board_apple
-                shown = orchard.board_apples[board_apples[0]].fields  # the fields it lies beside
-            else:
-                sentences = with_board_apples if board_apples else on_fields
-                shown = fields
-            sentence = sentences[1] if honey else sentences[0]
-            listed = shown[0] if len(shown) == 1 else separator.join(map(str, shown))
-            areas.append(
-                {
-                    "fields": fields,
-                    "board_apples": board_apples,
-                    "apples": apples,
-                    "honey": honey,
-                    "explanation": sentence.format(variety, apples, die, honey, listed, len(board_apples)),
-                }
-            )
-        if not found:
-            explanation = empty_sentence.format(variety, die)
-        else:
-            # a single area's honey is the whole sum: no list built for it
-            parts = found[0].honey if len(found) == 1 else _added([area.honey for area in found])
-            explanation = harvest_sentence.format(variety, die, len(found), parts, harvest.honey)
-        answers.append(
-            {
-                "variety": variety,
-                "die": die,
-                "areas": areas,
-                "honey": harvest.honey,
-                "explanation": explanation,
-            }
+def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) -> dict:
+    """A variety's harvest: each area, and the honey they add up to."""
+    if harvest.areas:
+        explanation = t(
+            "applejack.harvest",
+            lang,
+            variety=harvest.variety,
+            die=harvest.die,
+            count=len(harvest.areas),
+            parts=_added(area.honey for area in harvest.areas),
+            honey=harvest.honey,
         )
-    return answers
+    else:
+        explanation = t("applejack.harvest_empty", lang, variety=harvest.variety, die=harvest.die)
+    return {
+        "variety": harvest.variety,
+        "die": harvest.die,
+        "areas": [_area(area, harvest.die, orchard, lang) for area in harvest.areas],
+        "honey": harvest.honey,
+        "explanation": explanation,
+    }
 
 
 @operation(
@@ -166,9 +123,9 @@ def harvest(request: dict, lang: str) -> dict:
     parts = [harvest.honey for harvest in found]
     honey = sum(parts)
     return {
-        "harvests": _harvests(found, orchard, lang),
+        "harvests": [_harvest(harvest, orchard, lang) for harvest in found],
         "honey": honey,
-        "explanation": HARVEST_TOTAL[lang].format(_added(parts), honey),
+        "explanation": t("applejack.harvest_total", lang, parts=_added(parts), honey=honey),
     }
 
 
@@ -176,21 +133,23 @@ def harvest(request: dict, lang: str) -> dict:
 
 
 def _connection(connection: applejack.Connection, lang: str) -> dict:
-    on_board = connection.neighbour_field is None
-    honey = connection.honey
+    """A beehive of the new tile meeting one of a neighbouring tile or of the board."""
+    neighbour = "board" if connection.neighbour_field is None else "tile"
     return {
         "edge": connection.edge,
-        "neighbour": "board" if on_board else "tile",
+        "neighbour": neighbour,
         "neighbour_field": connection.neighbour_field,
         "own_value": connection.own_value,
         "other_value": connection.other_value,
-        "honey": honey,
-        "explanation": (CONNECTION_BOARD if on_board else CONNECTION_TILE)[lang].format(
-            _edge(connection.edge, lang),
-            connection.own_value,
-            connection.other_value,
-            connection.neighbour_field,
-            honey,
+        "honey": connection.honey,
+        "explanation": t(
+            f"applejack.connection_{neighbour}",
+            lang,
+            edge_name=_edge(connection.edge, lang),
+            own=connection.own_value,
+            other=connection.other_value,
+            field=connection.neighbour_field,
+            honey=connection.honey,
         ),
     }
 
@@ -212,13 +171,18 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
     ),
 )
 def placement(request: dict, lang: str) -> dict:
-    tile = request["tile"]
-    placed = applejack.place(request["orchard"], tile, request["pay"])
+    placed = applejack.place(request["orchard"], request["tile"], request["pay"])
     if placed.as_pasture:
-        explanation = PLACEMENT_PASTURE[lang].format(placed.field, placed.pasture_bonus)
+        explanation = t("applejack.placement_pasture", lang, field=placed.field, bonus=placed.pasture_bonus)
     else:
-        explanation = PLACEMENT_TREE[lang].format(
-            placed.field, placed.cost, len(placed.connections), placed.beehive_honey, placed.honey
+        explanation = t(
+            "applejack.placement_tree",
+            lang,
+            field=placed.field,
+            cost=placed.cost,
+            count=len(placed.connections),
+            beehive_honey=placed.beehive_honey,
+            honey=placed.honey,
         )
     return {
         "field": placed.field,
@@ -259,7 +223,7 @@ def blossoms(request: dict, lang: str) -> dict:
         "blossoms": count,
         "times": times,
         "honey": honey,
-        "explanation": BLOSSOMS[lang].format(count, times, honey),
+        "explanation": t("applejack.blossoms", lang, blossoms=count, times=times, honey=honey),
     }
 
 
@@ -283,27 +247,39 @@ def final(request: dict, lang: str) -> dict:
     orchard = request["orchard"]
     score = applejack.final_score(orchard, request["supply"])
     parts = [harvest.honey for harvest in score.harvests]
-    profitable = list(score.profitable_varieties)
-    crop, doubled, bonus = score.crop, score.crop_doubled, score.variety_bonus
-    blossoms, supply, total = score.blossoms, score.supply, score.total
+    profitable = score.profitable_varieties
     steps = [
-        FINAL_CROP[lang].format(_added(parts) if parts else "0", crop),
-        FINAL_DOUBLED[lang].format(crop, doubled),
-        FINAL_BONUS[lang].format(len(profitable), _join(profitable, lang), bonus),
-        FINAL_BLOSSOMS[lang].format(blossoms),
-        FINAL_SUPPLY[lang].format(supply),
+        t("applejack.final_crop", lang, parts=_added(parts) or 0, crop=score.crop),
+        t("applejack.final_doubled", lang, crop=score.crop, crop_doubled=score.crop_doubled),
+        t(
+            "applejack.final_bonus",
+            lang,
+            count=len(profitable),
+            names=_listed(profitable, lang),
+            bonus=score.variety_bonus,
+        ),
+        t("applejack.final_blossoms", lang, blossoms=score.blossoms),
+        t("applejack.final_supply", lang, supply=score.supply),
     ]
     return {
-        "final_harvest": _harvests(score.harvests, orchard, lang),
-        "crop": crop,
-        "crop_doubled": doubled,
-        "profitable_varieties": profitable,
-        "variety_bonus": bonus,
-        "blossoms": blossoms,
-        "supply": supply,
-        "total": total,
+        "final_harvest": [_harvest(harvest, orchard, lang) for harvest in score.harvests],
+        "crop": score.crop,
+        "crop_doubled": score.crop_doubled,
+        "profitable_varieties": list(profitable),
+        "variety_bonus": score.variety_bonus,
+        "blossoms": score.blossoms,
+        "supply": score.supply,
+        "total": score.total,
         "steps": steps,
-        "explanation": FINAL_TOTAL[lang].format(doubled, bonus, blossoms, supply, total),
+        "explanation": t(
+            "applejack.final_total",
+            lang,
+            crop_doubled=score.crop_doubled,
+            bonus=score.variety_bonus,
+            blossoms=score.blossoms,
+            supply=score.supply,
+            total=score.total,
+        ),
     }
 
 
@@ -326,9 +302,8 @@ def starting_honey(request: dict, lang: str) -> dict:
     players = request["players"]
     honey = applejack.starting_honey(players)
     if players == 1:
-        explanation = STARTING_SOLO[lang].format(honey[0])
+        explanation = t("applejack.starting_solo", lang, honey=honey[0])
     else:
-        seat = SEAT[lang]
-        seats = _join([seat.format(i, h) for i, h in enumerate(honey, start=1)], lang)
-        explanation = STARTING[lang].format(players, seats)
+        seats = [t("applejack.seat", lang, seat=seat, honey=h) for seat, h in enumerate(honey, start=1)]
+        explanation = t("applejack.starting", lang, players=players, seats=join_list(seats, lang))
     return {"players": players, "honey": list(honey), "explanation": explanation}

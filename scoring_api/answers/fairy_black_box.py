@@ -2,19 +2,14 @@
 
 ``POST /api/v1/fairy-black-box/score``, ``GET /api/v1/fairy-black-box/setup``,
 ``POST /api/v1/fairy-black-box/end-check``, ``POST /api/v1/fairy-black-box/next-player``.
-Rule refusals (:class:`RuleError`) become 400s in the operation registry.
-
-The sentences are read from the catalogue once per language at import, with positional
-placeholders (:func:`~scoring_api.i18n.positional`), those that go together run together into one template
-per case; a request fills its case with ``str.format``.
+Applies the rules of ``docs/rules/fairy-black-box.md`` (:mod:`scoring_api.games.fairy_black_box`)
+and explains each answer with the catalogue's sentences (``messages/fairy_black_box.yaml``).
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
-
 from ..games import fairy_black_box as fbb
-from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, sentences, t
+from ..i18n import join_list, sentences, t
 from ..operation import Operation, operation
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
@@ -35,101 +30,56 @@ TAG = "fairy_black_box"
 
 # -- Final score ----------------------------------------------------------------------
 
-#: A treasure of the request as the ``(name, points)`` pair the scoring reads (:class:`fbb.Treasure`).
-TREASURE = itemgetter("name", "points")
-#: A player's line: ``{0}`` the name (eliminated players and empty hands).
-ELIMINATED_TEXTS = positional("fairy_black_box.player_eliminated", "name")
-NO_TREASURE_TEXTS = positional("fairy_black_box.player_no_treasures", "name")
+
+def _loaded_player(p: dict) -> fbb.Player:
+    """A player of the request as the rules take it."""
+    treasures = tuple(fbb.Treasure(c["name"], c["points"]) for c in p["treasures"])
+    return fbb.Player(p["name"], p["mood"], p["eliminated"], treasures)
 
 
-def _score_lines(lang: str) -> list[str]:
-    """``player_score`` in ``lang`` for hands of 1, 2... 15 treasures (the box's treasures,
-    the most a hand can hold once :func:`fbb.check_players` passed), with the hand's
-    ``treasure_part`` sentences spelled out: ``{0}`` the name, ``{1}`` the score, then each
-    treasure's name and points (``{2} {3} + {4} {5}``). Index 0 is unused: an empty hand
-    has its own sentence."""
-    lines = []
-    for count in range(fbb.TREASURE_CARDS + 1):
-        parts = " + ".join(
-            t("fairy_black_box.treasure_part", lang, name=f"{{{2 + 2 * i}}}", points=f"{{{3 + 2 * i}}}")
-            for i in range(count)
-        )
-        lines.append(t("fairy_black_box.player_score", lang, name="{0}", parts=parts, score="{1}"))
-    return lines
+def _player(player: fbb.PlayerScore, lang: str) -> dict:
+    return {
+        "name": player.name,
+        "eliminated": player.eliminated,
+        "score": player.score,
+        "has_kirakira": player.has_kirakira,
+        "rank": player.rank,
+        "explanation": _player_text(player, lang),
+    }
 
 
-#: ``SCORE_LINES[lang][treasure count]``: see :func:`_score_lines`.
-SCORE_LINES = {lang: _score_lines(lang) for lang in LANGS}
-
-
-def _players(game: fbb.GameScore, lang: str) -> list[dict]:
-    """Each player's result, with the line that explains the score."""
-    eliminated_text, no_treasures_text = ELIMINATED_TEXTS[lang], NO_TREASURE_TEXTS[lang]
-    score_lines = SCORE_LINES[lang]
-    holder = game.kirakira_holder
-    results = []
-    for p, (name, _mood, eliminated, treasures) in enumerate(game.table):
-        score = game.scores[p]
-        if eliminated:
-            explanation = eliminated_text.format(name)
-        elif not treasures:
-            explanation = no_treasures_text.format(name)
-        else:  # the name, the score, then each treasure's (name, points)
-            explanation = score_lines[len(treasures)].format(*sum(treasures, (name, score)))
-        results.append(
-            {
-                "name": name,
-                "eliminated": eliminated,
-                "score": score,
-                "has_kirakira": p == holder,
-                "rank": game.ranks[p],
-                "explanation": explanation,
-            }
-        )
-    return results
-
-
-#: What fills a verdict (:data:`VERDICT_TEXTS`), in this order: the eliminated players,
-#: the (first) winner, the top score, the players tied at it, their top mood, the winners.
-VERDICT_FACTS = ("out", "name", "score", "tied", "mood", "winners")
-#: How the winner was found: the sentences after the one naming the eliminated players.
-VERDICT_STEPS = {
-    "sole_survivor": [positional("fairy_black_box.winner_sole_survivor", *VERDICT_FACTS)],
-    "score": [positional("fairy_black_box.winner_score", *VERDICT_FACTS)],
-    **{
-        decided_by: [
-            positional("fairy_black_box.tied", *VERDICT_FACTS, names="tied"),
-            positional(f"fairy_black_box.winner_{decided_by}", *VERDICT_FACTS, names="winners"),
-        ]
-        for decided_by in ("kirakira", "mood", "shared")
-    },
-}
-ELIMINATED_PLAYERS = positional("fairy_black_box.eliminated_players", *VERDICT_FACTS, names="out")
-#: ``VERDICT_TEXTS[anyone eliminated, step][lang]``: the steps of :func:`_verdict` run together.
-VERDICT_TEXTS = {
-    (anyone_out, step): run_together([ELIMINATED_PLAYERS, *said] if anyone_out else said)
-    for anyone_out in (False, True)
-    for step, said in VERDICT_STEPS.items()
-}
-NO_WINNER_TEXTS = positional("fairy_black_box.no_winner")
+def _player_text(player: fbb.PlayerScore, lang: str) -> str:
+    """How the player scored: eliminated, no treasures, or each treasure's points added up."""
+    if player.eliminated:
+        return t("fairy_black_box.player_eliminated", lang, name=player.name)
+    if not player.treasures:
+        return t("fairy_black_box.player_no_treasures", lang, name=player.name)
+    parts = " + ".join(
+        t("fairy_black_box.treasure_part", lang, name=name, points=points) for name, points in player.treasures
+    )
+    return t("fairy_black_box.player_score", lang, name=player.name, parts=parts, score=player.score)
 
 
 def _verdict(game: fbb.GameScore, lang: str) -> str:
     """Why these players won, step by step (rules: Final scoring): who was eliminated, then
     the sole survivor, the top score, or the tie and what broke it."""
     if game.decided_by is None:
-        return NO_WINNER_TEXTS[lang]
-    out = game.out
-    step = "sole_survivor" if len(out) == len(game.table) - 1 else game.decided_by
-    separator = LIST_SEPARATORS[lang]
-    return VERDICT_TEXTS[bool(out), step][lang].format(
-        separator.join(out),
-        game.winners[0],
-        game.top_score,
-        separator.join(game.tied),
-        game.top_mood,
-        separator.join(game.winners),
-    )
+        return t("fairy_black_box.no_winner", lang)
+    said = []
+    if game.out:
+        said.append(t("fairy_black_box.eliminated_players", lang, names=join_list(game.out, lang)))
+    winner, score = game.winners[0], game.top_score
+    if len(game.out) == len(game.players) - 1:
+        said.append(t("fairy_black_box.winner_sole_survivor", lang, name=winner, score=score))
+    elif game.decided_by == "score":
+        said.append(t("fairy_black_box.winner_score", lang, name=winner, score=score))
+    else:  # a tie, broken by 〈きらきら〉 or the mood, or shared
+        said.append(t("fairy_black_box.tied", lang, names=join_list(game.tied, lang), score=score))
+        winners = join_list(game.winners, lang)
+        said.append(
+            t(f"fairy_black_box.winner_{game.decided_by}", lang, name=winner, mood=game.top_mood, names=winners)
+        )
+    return sentences(said, lang)
 
 
 @operation(
@@ -148,12 +98,9 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     ),
 )
 def score(request: dict, lang: str) -> dict:
-    players = [  # fbb.Player, as plain tuples
-        (p["name"], p["mood"], p["eliminated"], tuple(map(TREASURE, p["treasures"]))) for p in request["players"]
-    ]
-    game = fbb.score_game(players)
+    game = fbb.score_game([_loaded_player(p) for p in request["players"]])
     return {
-        "players": _players(game, lang),
+        "players": [_player(player, lang) for player in game.players],
         "winners": list(game.winners),
         "decided_by": game.decided_by,
         "explanation": _verdict(game, lang),
@@ -161,19 +108,6 @@ def score(request: dict, lang: str) -> dict:
 
 
 # -- Setup ----------------------------------------------------------------------------
-
-#: What fills the setup's explanation, in this order.
-SETUP_FACTS = ("players", "mood", "stars", "treasures", "aside")
-#: ``SETUP_TEXTS[two players][lang]``: the setup, then how the star deck ends the game.
-SETUP_TEXTS = {
-    two: run_together(
-        [
-            positional("fairy_black_box.setup", *SETUP_FACTS),
-            positional("fairy_black_box.setup_end_two" if two else "fairy_black_box.setup_end_more", *SETUP_FACTS),
-        ]
-    )
-    for two in (False, True)
-}
 
 
 @operation(
@@ -193,44 +127,36 @@ SETUP_TEXTS = {
 )
 def setup(request: dict, lang: str) -> dict:
     game = fbb.setup(request["players"])
-    explanation = SETUP_TEXTS[game.players == 2][lang].format(
-        game.players, game.starting_mood, fbb.STAR_CARDS, fbb.TREASURE_CARDS, fbb.SET_ASIDE_STAR_CARDS
-    )
+    aside = fbb.SET_ASIDE_STAR_CARDS
+    said = [
+        t(
+            "fairy_black_box.setup",
+            lang,
+            players=game.players,
+            mood=game.starting_mood,
+            stars=fbb.STAR_CARDS,
+            treasures=fbb.TREASURE_CARDS,
+            aside=aside,
+        ),
+        t(
+            "fairy_black_box.setup_end_two" if game.players == 2 else "fairy_black_box.setup_end_more",
+            lang,
+            aside=aside,
+        ),
+    ]
     return {
         "players": game.players,
         "starting_mood": game.starting_mood,
         "star_cards": fbb.STAR_CARDS,
         "treasure_cards": fbb.TREASURE_CARDS,
-        "set_aside_star_cards": fbb.SET_ASIDE_STAR_CARDS,
+        "set_aside_star_cards": aside,
         "star_deck_runouts_to_end": game.star_runouts_to_end,
         "first_turn_names_opponent": game.first_turn_names_opponent,
-        "explanation": explanation,
+        "explanation": sentences(said, lang),
     }
 
 
 # -- End check ------------------------------------------------------------------------
-
-#: The end check's sentences by key: ``{0}`` the player count (star deck) or the players
-#: left (players left); the others take nothing.
-END_TEXTS = {
-    key: positional(f"fairy_black_box.{key}", "count", players="count", left="count")
-    for key in (
-        "star_end_two",
-        "star_end_more",
-        "star_refresh",
-        "star_not_yet_two",
-        "star_not_yet_more",
-        "treasure_left",
-        "treasure_end",
-        "treasure_refresh",
-        "one_left",
-        "none_left",
-        "players_remain",
-        "end_yes",
-        "end_then",
-        "end_no",
-    )
-}
 
 
 def _star_text(check: fbb.EndCheck, lang: str) -> str:
@@ -241,21 +167,25 @@ def _star_text(check: fbb.EndCheck, lang: str) -> str:
         key = "star_refresh"
     else:
         key = "star_not_yet_two" if two else "star_not_yet_more"
-    return END_TEXTS[key][lang].format(check.players)
+    return t(f"fairy_black_box.{key}", lang, players=check.players)
 
 
 def _treasure_text(check: fbb.EndCheck, lang: str) -> str:
     if not check.treasure_deck_empty:
-        return END_TEXTS["treasure_left"][lang]
-    return END_TEXTS["treasure_end" if check.treasure_discard_empty else "treasure_refresh"][lang]
+        key = "treasure_left"
+    else:
+        key = "treasure_end" if check.treasure_discard_empty else "treasure_refresh"
+    return t(f"fairy_black_box.{key}", lang)
 
 
 def _players_text(check: fbb.EndCheck, lang: str) -> str:
     if check.players_left == 1:
-        return END_TEXTS["one_left"][lang]
-    if check.players_left == 0:
-        return END_TEXTS["none_left"][lang]
-    return END_TEXTS["players_remain"][lang].format(check.players_left)
+        key = "one_left"
+    elif check.players_left == 0:
+        key = "none_left"
+    else:
+        key = "players_remain"
+    return t(f"fairy_black_box.{key}", lang, left=check.players_left)
 
 
 @operation(
@@ -287,9 +217,13 @@ def end_check(request: dict, lang: str) -> dict:
         "players_left": _players_text(check, lang),
     }
     if check.last_turn:
-        said = [END_TEXTS["end_yes"][lang], *(texts[c] for c in check.reasons), END_TEXTS["end_then"][lang]]
+        said = [
+            t("fairy_black_box.end_yes", lang),
+            *(texts[c] for c in check.reasons),
+            t("fairy_black_box.end_then", lang),
+        ]
     else:
-        said = [END_TEXTS["end_no"][lang], *texts.values()]
+        said = [t("fairy_black_box.end_no", lang), *texts.values()]
     return {
         "last_turn": check.last_turn,
         "reasons": list(check.reasons),
@@ -299,14 +233,6 @@ def end_check(request: dict, lang: str) -> dict:
 
 
 # -- Next player ----------------------------------------------------------------------
-
-#: ``NEXT_TEXTS[rock-paper-scissors][lang]``: ``{0}`` the name(s), ``{1}`` their treasure count.
-NEXT_TEXTS = {
-    tied: positional(
-        "fairy_black_box.next_tied" if tied else "fairy_black_box.next_one", "names", "count", name="names"
-    )
-    for tied in (False, True)
-}
 
 
 @operation(
@@ -326,11 +252,14 @@ NEXT_TEXTS = {
 )
 def next_player(request: dict, lang: str) -> dict:
     found = fbb.next_player([(p["name"], p["treasure_count"]) for p in request["players"]])
-    names = LIST_SEPARATORS[lang].join(found.candidates)  # one name when there is one candidate
-    text = NEXT_TEXTS[found.rock_paper_scissors][lang].format(names, found.fewest_treasures)
+    if found.rock_paper_scissors:
+        names = join_list(found.candidates, lang)
+        explanation = t("fairy_black_box.next_tied", lang, names=names, count=found.fewest_treasures)
+    else:
+        explanation = t("fairy_black_box.next_one", lang, name=found.candidates[0], count=found.fewest_treasures)
     return {
         "next_players": list(found.candidates),
         "fewest_treasures": found.fewest_treasures,
         "rock_paper_scissors": found.rock_paper_scissors,
-        "explanation": text,
+        "explanation": explanation,
     }

@@ -71,6 +71,20 @@ def test_japanese_colour_names_are_accepted(client):
     ]
 
 
+@pytest.mark.parametrize(
+    "lang, labels",
+    [
+        ("ja", ["赤", "橙", "緑", "青", "紫", "黒緑"]),
+        ("en", ["red", "orange", "green", "blue", "purple", "black-green"]),
+    ],
+)
+def test_every_colour_is_named_in_the_requested_language(client, lang, labels):
+    hand = [card(color, value) for color, value in [("red", 1), ("orange", 1), ("green", 1), ("blue", 1)]]
+    hand += [card("purple", -1), card("black_green", -1)]
+    body = client.post(URL + f"?lang={lang}", json={"players": [{"name": "A", "cards": hand}]}).get_json()
+    assert [c["label"] for c in body["players"][0]["colors"]] == labels
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_explanations_are_the_catalogue_sentences(client, lang):
     ben = {"name": "Ben", "cards": [card("blue", 3), card("black_green", -1)]}

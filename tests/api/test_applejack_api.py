@@ -2,7 +2,6 @@
 
 import pytest
 
-from scoring_api.answers import applejack as applejack_answers
 from scoring_api.i18n import LANGS, t
 
 BASE = "/api/v1/applejack"
@@ -374,53 +373,28 @@ def test_a_full_orchard_at_the_limits(client):
     assert body["total"] == body["crop_doubled"] + 35 + 190 + 10_000
 
 
-# -- The sentences read once at import -------------------------------------------------------
-
-
-@pytest.fixture
-def api():
-    return applejack_answers
+# -- Sentences ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_positional_sentences_say_what_the_catalogue_says(api, lang):
-    cases = [  # the values in the order of the placeholders given to positional()
-        (api.HARVEST, "applejack.harvest", {"variety": "赤", "die": 2, "count": 2, "parts": "1 + 3", "honey": 4}),
-        (api.HARVEST_EMPTY, "applejack.harvest_empty", {"variety": "red", "die": 1}),
-        (api.HARVEST_TOTAL, "applejack.harvest_total", {"parts": "4 + 0", "honey": 4}),
-        (
-            api.PLACEMENT_TREE,
-            "applejack.placement_tree",
-            {"field": 5, "cost": 3, "count": 1, "beehive_honey": 1, "honey": -2},
-        ),
-        (api.PLACEMENT_PASTURE, "applejack.placement_pasture", {"field": 5, "bonus": 2}),
-        (api.BLOSSOMS, "applejack.blossoms", {"blossoms": 7, "times": 2, "honey": 14}),
-        (api.FINAL_CROP, "applejack.final_crop", {"parts": "0", "crop": 0}),
-        (api.FINAL_BONUS, "applejack.final_bonus", {"count": 4, "names": "a, b, c, d", "bonus": 4}),
-        (
-            api.FINAL_TOTAL,
-            "applejack.final_total",
-            {"crop_doubled": 36, "bonus": 11, "blossoms": 12, "supply": 20, "total": 79},
-        ),
+def test_area_sentences_name_the_place_of_the_area(client, lang):
+    orchard = {
+        "tiles": [{"field": 8, "apples": {"red": 2}}, {"field": 10, "apples": {"red": 1}}],
+        "board": {"apples": [{"variety": "red", "fields": [8]}, {"variety": "red", "fields": [1, 2]}]},
+    }
+    body = client.post(f"{BASE}/harvest?lang={lang}", json={"orchard": orchard, "varieties": ["red"], "die": 1})
+    places = [
+        t("applejack.place_fields_board", lang, fields_text=8, count=1),
+        t("applejack.place_fields", lang, fields_text=10),
+        t("applejack.place_board_alone", lang, fields_text=t("text.list_separator", lang).join(["1", "2"])),
     ]
-    for sentences, key, values in cases:
-        assert sentences[lang].format(*values.values()) == t(key, lang, **values)
-    edge = {"edge_name": api.EDGE_NAMES[lang]["ne"], "own": 4, "other": 5, "field": 3, "honey": 4}
-    assert api.CONNECTION_TILE[lang].format(*edge.values()) == t("applejack.connection_tile", lang, **edge)
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(
-    "table, place_key",
-    [
-        ("AREA_ON_FIELDS", "applejack.place_fields"),
-        ("AREA_WITH_BOARD_APPLES", "applejack.place_fields_board"),
-        ("AREA_LONE_BOARD_APPLE", "applejack.place_board_alone"),
-    ],
-)
-def test_area_sentences_have_their_place_written_in(api, lang, table, place_key):
-    sentences = getattr(api, table)
-    place = t(place_key, lang, fields_text="1、2", count=1)
-    for yields, key in enumerate(("applejack.area_nothing", "applejack.area")):
-        expected = t(key, lang, variety="{x}", place=place, apples=4, die=3, honey=yields)
-        assert sentences[lang][yields].format("{x}", 4, 3, yields, "1、2", 1) == expected
+    areas = body.get_json()["harvests"][0]["areas"]
+    assert [(a["fields"], a["board_apples"], a["apples"], a["honey"]) for a in areas] == [
+        ([8], [0], 3, 2),
+        ([10], [], 1, 0),
+        ([], [1], 1, 0),
+    ]
+    for area, place in zip(areas, places, strict=True):
+        key = "applejack.area" if area["honey"] else "applejack.area_nothing"
+        expected = t(key, lang, variety="red", place=place, apples=area["apples"], die=1, honey=area["honey"])
+        assert area["explanation"] == expected
