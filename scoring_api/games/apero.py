@@ -76,17 +76,6 @@ DECK: dict[str, dict[int, int]] = {
 }
 COLORS: tuple[str, ...] = tuple(DECK)
 
-#: The colours' names as players say them (docs/rules/apero.md, Cards): display text for
-#: the web layer, moving to the message catalogue; nothing in this module uses it.
-COLOR_NAMES: dict[str, dict[str, str]] = {
-    "red": {"ja": "赤", "en": "red"},
-    "orange": {"ja": "橙", "en": "orange"},
-    "green": {"ja": "緑", "en": "green"},
-    "blue": {"ja": "青", "en": "blue"},
-    "purple": {"ja": "紫", "en": "purple"},
-    "black_green": {"ja": "黒緑", "en": "black-green"},
-}
-
 #: Every spelling accepted for a colour: the ids, then the Japanese names players use
 #: (docs/rules/apero.md, Decisions, 7: 赤, 橙 or オレンジ, 緑, 青, 紫, 黒緑).
 COLOR_ALIASES: dict[str, str] = {
@@ -321,17 +310,6 @@ def score_color(color: str, values: list[int]) -> ColorScore:
     score = -value if negative and len(groups) % 2 else value
     cards = (sign,) * ones + (2 * sign,) * twos + (3 * sign,) * threes
     return ColorScore(color, cards, score, formula(groups, negative))
-
-
-def tabulated_color_scores() -> list[ColorScore]:
-    """Every score a colour can have in a hand of one set (6 colours × 24 hands of a
-    colour), for the web layer, which prepares how each is shown once, at import."""
-    scores = []
-    for color, copies in DECK.items():
-        for counts in itertools.product(*(range(n + 1) for n in copies.values())):
-            cards = [value for value, held in zip(copies, counts) for _ in range(held)]
-            scores.append(score_color(color, cards))
-    return scores
 
 
 # -- A hand ---------------------------------------------------------------------------
