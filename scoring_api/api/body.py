@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from flask import Request, request
 from flask.json.provider import DefaultJSONProvider
@@ -42,8 +43,14 @@ class JSONProvider(DefaultJSONProvider):
     def loads(self, s, **kwargs):
         text = s.decode("utf-8") if isinstance(s, bytes) else s
         document = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique_keys)
-        _check_depth_and_text(document)
+        _check_depth(document)
+        if _SURROGATE_ESCAPE.search(text):  # the only way a JSON text can hold a lone surrogate
+            _check_strings(document)
         return document
+
+
+#: ``\ud800``-``\udfff`` written as an escape (UTF-8 itself cannot carry a surrogate).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _no_constant(name: str):
@@ -66,22 +73,33 @@ def _unique_keys(pairs):
     return seen
 
 
-def _check_depth_and_text(document) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` and lone UTF-16 surrogates
-    (``"\\ud800"``: a valid JSON escape, but no text). One pass, no recursion."""
+def _check_depth(document) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (one pass, no recursion)."""
     stack = [(document, 1)]
     while stack:
         item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
+def _check_strings(document) -> None:
+    """Refuse lone UTF-16 surrogates (``"\\ud800"``: a valid JSON escape, but no text), in
+    keys and values."""
+    stack = [document]
+    while stack:
+        item = stack.pop()
         if isinstance(item, str):
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise ValueError("a string holds a lone surrogate (\\ud800-\\udfff)") from None
-        elif isinstance(item, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 class JSONRequest(Request):
