@@ -22,14 +22,12 @@ _ASCII_INTEGER = re.compile(r"-?[0-9]{1,18}")
 def query_input(schema: Schema) -> dict:
     """The query string as the schema's input: ``lang`` left out, integers of ASCII digits
     converted (any other text stays text, which an integer field refuses)."""
-    found = {}
-    for key, value in request.args.items(multi=False):
+    found: dict[str, str | int] = {}
+    for key, text in request.args.items(multi=False):
         if key == "lang":
             continue
         field = schema.fields.get(key)
-        if isinstance(field, fields.Integer) and _ASCII_INTEGER.fullmatch(value):
-            value = int(value)
-        found[key] = value
+        found[key] = int(text) if isinstance(field, fields.Integer) and _ASCII_INTEGER.fullmatch(text) else text
     return found
 
 

@@ -34,6 +34,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import openai
 import orjson
@@ -42,7 +43,7 @@ from marshmallow import ValidationError
 try:  # the HTTP library the openai client is built on (httpx2 from openai 3, else httpx)
     import httpx2 as _http
 except ImportError:  # pragma: no cover
-    import httpx as _http
+    import httpx as _http  # type: ignore[no-redef]
 
 from ..errors import ApiError
 from ..i18n import t
@@ -214,8 +215,8 @@ def _request(
     try:
         with client.chat.completions.with_streaming_response.create(
             model=settings.model,
-            messages=conversation,
-            tools=tool_definitions(),
+            messages=cast(Any, conversation),  # plain dicts of the chat-completions shape
+            tools=cast(Any, tool_definitions()),
             max_tokens=settings.max_tokens,
             timeout=seconds,
         ) as response:

@@ -136,7 +136,7 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
             as_map = {k: v for k, v in node.items() if k != "description"}
             as_map["additionalProperties"] = _strict(extra, path, [], keywords, strict)
             return {
-                "description": pairs.pop("description") + " A JSON object map is accepted too.",
+                "description": f"{pairs.pop('description')} A JSON object map is accepted too.",
                 "anyOf": [pairs, as_map],
             }
         required = set(node.get("required", []))
@@ -158,12 +158,19 @@ def documented_parameters(operation_id: str) -> dict:
     """What ``POST /api/v1/tools/<name>`` accepts, for the OpenAPI document: the tool's
     parameters with optional fields optional (or null) and the length bounds kept."""
     keywords = frozenset(STRICT_KEYWORDS | DOCUMENTED_BOUNDS)
-    return _strict(_json_schema(find_operation(operation_id)), (), [], keywords, strict=False)
+    return _strict(_json_schema(_operation(operation_id)), (), [], keywords, strict=False)
+
+
+def _operation(name: str) -> Operation:
+    op = find_operation(name)
+    if op is None:
+        raise UnknownTool(name)
+    return op
 
 
 @cache
 def _tool(operation_id: str) -> tuple[dict, tuple]:
-    op = find_operation(operation_id)
+    op = _operation(operation_id)
     maps: list = []
     parameters = _strict(_json_schema(op), (), maps, frozenset(STRICT_KEYWORDS))
     definition = {
@@ -238,15 +245,16 @@ def error_body(error: Exception, lang: str) -> dict:
         return validation_error_body(error, lang)
     if isinstance(error, ApiError):
         return api_error_body(error, lang)
+    details: dict = {}
     if isinstance(error, ArgumentsError):
-        code, message, details = "invalid_arguments", t(error.key, lang, **error.params), {}
+        code, message = "invalid_arguments", t(error.key, lang, **error.params)
     elif isinstance(error, UnknownTool):
-        code, details = "unknown_tool", {}
+        code = "unknown_tool"
         message = unknown_tool_message(str(error), lang)
     elif isinstance(error, ValueError):
-        code, message, details = "invalid_arguments", t("assistant.bad_arguments", lang), {}
+        code, message = "invalid_arguments", t("assistant.bad_arguments", lang)
     else:
-        code, message, details = "internal_error", t("errors.internal_error", lang), {}
+        code, message = "internal_error", t("errors.internal_error", lang)
     return error_document(code, message, details)
 
 
