@@ -11,8 +11,10 @@ import re
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema, fields
 
+from ..i18n import LANGS
 from ..operation import Operation
 from ..operations import OPERATIONS
+from ..schemas.messages import localized
 from .body import read_json, request_lang
 
 #: A query integer: ASCII digits only (``\d`` and ``int()`` also take ``３`` and ``٣``).
@@ -43,7 +45,11 @@ def _view(op: Operation):
 
 
 def make_blueprint() -> Blueprint:
+    """The routes; every request schema is localized here, at start-up, so a schema whose
+    messages the catalogue cannot give stops the app before it serves."""
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
     for op in OPERATIONS:
+        for lang in LANGS:
+            localized(op.request, lang)
         bp.add_url_rule(op.path, view_func=_view(op), methods=[op.method])
     return bp
