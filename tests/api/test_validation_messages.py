@@ -445,3 +445,20 @@ def test_every_verdict_sentence_matches_the_structured_fields(client, case):
     assert decided_by == expected
     if "holder outside the tie" in case:
         assert holders == ["Cho"] and "Cho" not in winners
+
+
+def test_a_validator_without_a_catalogue_message_is_refused_when_localized():
+    from scoring_api.schemas.common import StrictSchema, integer
+
+    class Odd(StrictSchema):
+        number = integer(validate=validate.Predicate("bit_count"))
+
+    with pytest.raises(ValueError, match="no catalogue message"):
+        localized(Odd, "ja")
+
+
+@pytest.mark.parametrize("lang, expected", [("ja", "知らない項目です。"), ("en", "Unknown field.")])
+def test_unknown_keys_are_refused_in_the_order_they_were_sent(client, lang, expected):
+    body = {"zeta": 1, "players": [{"name": "A", "cards": [card()]}], "alpha": 2, "mid": 3}
+    details = client.post(f"/api/v1/apero/score?lang={lang}", json=body).get_json()["error"]["details"]
+    assert list(details.items()) == [("zeta", [expected]), ("alpha", [expected]), ("mid", [expected])]
