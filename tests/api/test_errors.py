@@ -37,6 +37,11 @@ def test_wrong_method_is_a_json_405_with_allow(client):
     assert "POST" in error_of(response)["message"]
 
 
+def test_a_405_lists_the_allowed_methods_in_a_stable_order(client):
+    response = client.delete("/api/v1/applejack/starting-honey?lang=en")
+    assert error_of(response)["message"] == "DELETE is not allowed here. Allowed: GET, HEAD, OPTIONS"
+
+
 def test_oversized_body_is_a_413(client):
     big = b'{"players": [' + b" " * (64 * 1024) + b"]}"
     response = client.post(URL, data=big, content_type="application/json")
