@@ -8,22 +8,12 @@ case and fills it with one ``str.format``.
 
 from __future__ import annotations
 
-from ..games.errors import RuleError
 from ..games.pedro.auction import PASS, run_auction
-from ..games.pedro.cards import CARD_TEXTS, IN_PLAY, OTHER_TEAM, SUITS, parse_cards, parse_suit
-from ..games.pedro.game import play_game
+from ..games.pedro.cards import CARD_TEXTS, OTHER_TEAM, SUITS, parse_cards, parse_suit
+from ..games.pedro.game import EXTRA_HAND_OUTCOMES, OUTCOMES, game_outcome, hand_outcome, score_game
+from ..games.pedro.hand import HandInput, settle_hand
 from ..games.pedro.rules import TWO_SCORED_BY, Rules
-from ..games.pedro.scoring import (
-    POINT_CARDS,
-    TWO_POINT_CARDS,
-    TWOS,
-    PointCard,
-    Settlement,
-    check_game_running,
-    check_points,
-    hand_points,
-    settle,
-)
+from ..games.pedro.scoring import POINT_CARDS, TWO_POINT_CARDS, TWOS, PointCard, Settlement
 from ..games.pedro.tricks import play_trick
 from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, t
 from ..operation import Operation, operation
@@ -160,8 +150,7 @@ def trick(request: dict, lang: str) -> dict:
         hands = {seat: parse_cards(held, ("hands", seat)) for seat, held in hands.items()}
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
-    roles = IN_PLAY[trump]
-    points = sum([roles[card].points for card in point_cards])
+    points = result.points(trump)
     plays = [(seat, CARD_TEXTS[card]) for seat, card in result.plays]
     point_texts = [CARD_TEXTS[card] for card in point_cards]
     two_rule = rules.two_scored_by if TWOS[trump] in point_cards else None
@@ -188,88 +177,19 @@ def trick(request: dict, lang: str) -> dict:
 
 # -- Hands and whole games ----------------------------------------------------------------
 
-#: The fields naming the team that scores the 2 of trump, with the rule each goes with.
-TWO_FIELDS = (("two_dealt_to", "dealt"), ("two_played_by", "played"))
 
-
-def _check_bid(hand: dict, rules: Rules) -> None:
-    """The bid lies between the minimum and the maximum bid (rules/pedro.md, "A hand",
-    step 1); the rules are checked, so the dealer's forced bid lies between them too."""
-    amount = hand["bid"]["amount"]
-    if not rules.min_bid <= amount <= rules.max_bid:
-        raise RuleError(
-            "bid_outside_rules",
-            ("bid", "amount"),
-            amount=amount,
-            min_bid=rules.min_bid,
-            max_bid=rules.max_bid,
-            forced=rules.dealer_forced_bid,
-        )
-
-
-def _hand_points(hand: dict, rules: Rules) -> tuple[dict[str, int], dict[str, list[PointCard]] | None]:
-    """Points of one hand input, given directly or from the trump and the captured cards,
-    with the point cards behind them (None when the points were given)."""
-    points, trump, captured = hand.get("points"), hand.get("trump"), hand.get("captured")
-    has_points = points is not None
-    if (trump is None) != has_points or (captured is None) != has_points:  # points, or trump and captured
-        raise RuleError("points_or_captured", ("points",))
-    if "two_dealt_to" in hand or "two_played_by" in hand:
-        _check_two_fields(hand, has_points, rules)
-    if has_points:
-        check_points(points)
-        return points, None
-    trump = parse_suit(trump)
-    captured = {
-        "NS": parse_cards(captured.get("NS", []), ("captured", "NS")),
-        "EW": parse_cards(captured.get("EW", []), ("captured", "EW")),
-    }
-    two_team = hand.get("two_dealt_to") if rules.two_scored_by == "dealt" else hand.get("two_played_by")
-    return hand_points(trump, captured, rules, two_team)
-
-
-def _check_two_fields(hand: dict, has_points: bool, rules: Rules) -> None:
-    """A team named for the 2 of trump goes with captured cards and the rule that scores it."""
-    for key, rule in TWO_FIELDS:
-        if hand.get(key) is not None and (has_points or rules.two_scored_by != rule):
-            raise RuleError("two_field_for_rule", (key,), field=key, rule=rules.two_scored_by)
-
-
-#: How a hand leaves the game: the key of its sentence after ``pedro.`` (rules/pedro.md,
-#: "End of game"): a winner and the rule that decided, or the next hand.
-OUTCOMES = (
-    "win_bidder_goes_out",
-    "win_target",
-    "win_tie_bidder",
-    "win_tie_higher",
-    "win_extra_hand_made",
-    "win_extra_hand_set",
-    "next_normal",
-    "next_bidder_goes_out",
-    "next_extra_hand",
-)
-#: The outcomes of the extra hand, which decides the game (:func:`~scoring_api.games.pedro.scoring.settle`).
-EXTRA_HAND_OUTCOMES = {True: "win_extra_hand_made", False: "win_extra_hand_set"}
-#: The outcome by the next hand when nobody won, by the rule that decided when one did
-#: (the tie rule's outcome depends on the table's tie rule: :func:`_outcome`).
-NEXT_OUTCOMES = {
-    "normal": "next_normal",
-    "bidder_goes_out": "next_bidder_goes_out",
-    "extra_hand": "next_extra_hand",
-}
-WIN_OUTCOMES = {"target": "win_target", "bidder_goes_out": "win_bidder_goes_out"}
-
-
-def _outcome(decided_by: str | None, next_hand: str | None, made: bool, rules: Rules) -> str:
-    """A hand's outcome (one of :data:`OUTCOMES`) from its settlement's ``decided_by``,
-    ``next_hand`` and ``bid_made``."""
-    if decided_by is None:
-        return NEXT_OUTCOMES[next_hand]
-    if decided_by == "extra_hand":
-        return EXTRA_HAND_OUTCOMES[made]
-    if decided_by == "tie_rule":
-        return "win_tie_bidder" if rules.tie_rule == "bidder_wins" else "win_tie_higher"
-    return WIN_OUTCOMES[decided_by]
+def _hand_input(entry: dict) -> HandInput:
+    """One hand of a request as the rules take it."""
+    bid = entry["bid"]
+    return HandInput(
+        bid["team"],
+        bid["amount"],
+        entry.get("points"),
+        entry.get("trump"),
+        entry.get("captured"),
+        entry.get("two_dealt_to"),
+        entry.get("two_played_by"),
+    )
 
 
 #: What fills a settled hand's explanation (:data:`HAND_TEXTS`), in this order.
@@ -360,7 +280,7 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
     given); ``texts`` is :data:`HAND_TEXTS` in the request's language."""
     bidder, bid, taken, made, deltas, before, after, going_out, over, winner, decided_by, next_hand = result
     other = OTHER_TEAM[bidder]
-    explanation = texts[made, going_out, _outcome(decided_by, next_hand, made, rules)].format(
+    explanation = texts[made, going_out, hand_outcome(result, rules)].format(
         bidder,
         bid,
         taken[bidder],
@@ -409,12 +329,7 @@ def _settlement(result: Settlement, cards: dict | None, rules: Rules, texts: dic
 )
 def hand(request: dict, lang: str) -> dict:
     rules = _rules(request)
-    _check_bid(request, rules)
-    before = request["scores_before"]
-    check_game_running(before, rules, ("scores_before",))
-    points, cards = _hand_points(request, rules)
-    bid = request["bid"]
-    result = settle(bid["team"], bid["amount"], before, points, rules)
+    result, cards = settle_hand(_hand_input(request), request["scores_before"], rules)
     settlement = _settlement(result, cards, rules, HAND_TEXTS[lang])
     settlement["rules"] = rules.as_dict()
     return settlement
@@ -438,21 +353,10 @@ def hand(request: dict, lang: str) -> dict:
 )
 def game(request: dict, lang: str) -> dict:
     rules = _rules(request)
-    inputs, cards = [], []  # every hand is read and checked before any is settled
-    for index, entry in enumerate(request["hands"]):
-        try:
-            _check_bid(entry, rules)
-            points, hand_cards = _hand_points(entry, rules)
-        except RuleError as error:
-            raise error.within("hands", index) from None
-        bid = entry["bid"]
-        inputs.append((bid["team"], bid["amount"], points))
-        cards.append(hand_cards)
-    ledger = play_game(inputs, rules)
+    ledger, cards = score_game([_hand_input(entry) for entry in request["hands"]], rules)
     texts = HAND_TEXTS[lang]
     hands = [_settlement(result, hand_cards, rules, texts) for result, hand_cards in zip(ledger.hands, cards)]
-    last = ledger.hands[-1] if hands else None
-    outcome = _outcome(last.decided_by, last.next_hand, last.bid_made, rules) if last else "next_normal"
+    outcome = game_outcome(ledger, rules)
     scores = ledger.scores
     return {
         "hands": hands,
