@@ -9,11 +9,11 @@ case and fills it with one ``str.format``.
 from __future__ import annotations
 
 from ..games.pedro.auction import PASS, run_auction
-from ..games.pedro.cards import CARD_TEXTS, OTHER_TEAM, SUITS, parse_cards, parse_suit
+from ..games.pedro.cards import OTHER_TEAM, parse_cards, parse_suit, two_of_trump
 from ..games.pedro.game import EXTRA_HAND_OUTCOMES, OUTCOMES, game_outcome, hand_outcome, score_game
 from ..games.pedro.hand import HandInput, settle_hand
 from ..games.pedro.rules import TWO_SCORED_BY, Rules
-from ..games.pedro.scoring import POINT_CARDS, TWO_POINT_CARDS, TWOS, PointCard, Settlement
+from ..games.pedro.scoring import PointCard, Settlement
 from ..games.pedro.tricks import play_trick
 from ..i18n import LANGS, LIST_SEPARATORS, positional, run_together, t
 from ..operation import Operation, operation
@@ -151,15 +151,15 @@ def trick(request: dict, lang: str) -> dict:
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
     points = result.points(trump)
-    plays = [(seat, CARD_TEXTS[card]) for seat, card in result.plays]
-    point_texts = [CARD_TEXTS[card] for card in point_cards]
-    two_rule = rules.two_scored_by if TWOS[trump] in point_cards else None
+    plays = [(seat, str(card)) for seat, card in result.plays]
+    point_texts = [str(card) for card in point_cards]
+    two_rule = rules.two_scored_by if two_of_trump(trump) in point_cards else None
     explanation = TRICK_TEXTS[result.trumped, bool(point_cards), two_rule][lang].format(
         SUIT_SIGNS[trump],
         LIST_SEPARATORS[lang].join([f"{seat} {card}" for seat, card in plays]),
         result.winner,
         result.team,
-        CARD_TEXTS[result.card],
+        str(result.card),
         " ".join(point_texts),
         points,
     )
@@ -253,25 +253,14 @@ GAME_TEXTS = {
 }
 
 
-#: ``POINT_CARD_DATA[point card]``: every point card a hand can score, as data (each
-#: answer gets copies).
-POINT_CARD_DATA = {
-    point_card: {
-        "card": CARD_TEXTS[point_card.card],
-        "points": point_card.points,
-        "name": point_card.name,
-        "reason": point_card.reason,
-    }
-    for trump in SUITS
-    for point_card in (*POINT_CARDS[trump], *TWO_POINT_CARDS[trump].values())
-}
-
-
 def _point_cards(cards: dict[str, list[PointCard]]) -> dict:
     """Each team's point cards as data."""
     return {
-        "NS": [dict(POINT_CARD_DATA[point_card]) for point_card in cards["NS"]],
-        "EW": [dict(POINT_CARD_DATA[point_card]) for point_card in cards["EW"]],
+        team: [
+            {"card": str(scored.card), "points": scored.points, "name": scored.name, "reason": scored.reason}
+            for scored in cards[team]
+        ]
+        for team in ("NS", "EW")
     }
 
 
