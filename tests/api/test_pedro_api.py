@@ -2,8 +2,7 @@
 
 import pytest
 
-from scoring_api.answers import pedro as pedro_answers
-from scoring_api.i18n import LANGS, sentences, t
+from scoring_api.i18n import LANGS, join_list, sentences, t
 
 A = "/api/v1/pedro"
 
@@ -613,82 +612,156 @@ def test_game_with_no_hands_yet(client):
     assert status == 200 and body["scores"] == {"NS": 0, "EW": 0} and body["next_hand"] == "normal"
 
 
-# -- The sentences read once at import ------------------------------------------------------
-
-
-@pytest.fixture
-def api():
-    return pedro_answers
+# -- Explanations say what the catalogue says ------------------------------------------------
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_settled_hand_text_says_what_the_catalogue_says(api, lang):
-    """Each run-together template of a settled hand against its sentences filled one by one."""
-    values = {
-        "bidder": "EW",
-        "bid": 9,
-        "taken": 11,
-        "other": "NS",
-        "other_taken": 3,
-        "ns_before": -20,
-        "ns_after": -17,
-        "ew_before": 95,
-        "ew_after": 106,
-        "margin": 6,
-        "winner": "EW",
-        "target": 101,
-    }
-    assert tuple(values) == api.HAND_FACTS
-    for (made, going_out, outcome), text in api.HAND_TEXTS[lang].items():
-        expected = sentences(
-            [
-                t("pedro.settle_made" if made else "pedro.settle_set", lang, **values),
-                t("pedro.settle_other", lang, other="NS", taken=3),
-                t("pedro.settle_scores", lang, **values),
-                t("pedro.going_out_hand", lang, **values)
-                if going_out and not outcome.startswith("win_extra_hand")
-                else "",
-                t(f"pedro.{outcome}", lang, **values),
-            ],
-            lang,
-        )
-        assert text.format(*values.values()) == expected
-    summary = {"hands": 12, "ns": 88, "ew": 104, "target": 101, "winner": "EW", "margin": 6}
-    assert tuple(summary) == api.GAME_FACTS
-    for outcome, text in api.GAME_TEXTS[lang].items():
-        expected = sentences([t("pedro.game_summary", lang, **summary), t(f"pedro.{outcome}", lang, **summary)], lang)
-        assert text.format(*summary.values()) == expected
+@pytest.mark.parametrize(
+    "dealer, calls, seat, team, amount, high",
+    [
+        ("W", [7, "pass", 9, "pass"], "S", "NS", 9, "pedro.auction_high"),
+        ("N", ["pass", "pass", "pass", 7], "N", "NS", 7, "pedro.auction_forced"),
+        ("E", [8, 9, "pass", 12], "E", "EW", 12, "pedro.auction_high"),
+    ],
+)
+def test_an_auctions_explanation_is_its_calls_then_the_high_bid(client, lang, dealer, calls, seat, team, amount, high):
+    status, body = post(client, "/auction", {"dealer": dealer, "calls": calls}, lang)
+    assert status == 200 and (body["seat"], body["team"], body["amount"]) == (seat, team, amount)
+    assert [said["seat"] for said in body["calls"]] == {"W": list("NESW"), "N": list("ESWN"), "E": list("SWNE")}[dealer]
+    said = [f"{c['seat']} {t('pedro.pass', lang) if c['call'] == 'pass' else c['call']}" for c in body["calls"]]
+    facts = {"dealer": dealer, "calls": join_list(said, lang), "seat": seat, "team": team, "amount": amount}
+    assert body["explanation"] == sentences([t("pedro.auction_calls", lang, **facts), t(high, lang, **facts)], lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_auction_and_trick_text_says_what_the_catalogue_says(api, lang):
-    auction = {"dealer": "W", "calls": "N 7、E pass", "seat": "S", "team": "NS", "amount": 9}
-    assert tuple(auction) == api.AUCTION_FACTS
-    for forced, text in api.AUCTION_TEXTS.items():
-        key = "pedro.auction_forced" if forced else "pedro.auction_high"
-        expected = sentences([t("pedro.auction_calls", lang, **auction), t(key, lang, **auction)], lang)
-        assert text[lang].format(*auction.values()) == expected
-    trick = {
-        "trump": "♥",
-        "plays": "N 10H, E 5D",
-        "seat": "E",
-        "team": "EW",
-        "card": "5D",
-        "cards": "10H 5D",
-        "points": 6,
+@pytest.mark.parametrize("two_scored_by", ["dealt", "captured", "played"])
+@pytest.mark.parametrize(
+    "trump, leader, cards, winner, team, card, wins, point_cards, points",
+    [
+        ("H", "N", ["10H", "5♦", "AS", "2h"], "N", "NS", "10H", "pedro.trick_trump_wins", ["10H", "5D", "2H"], 7),
+        ("♠", "E", ["5C", "4S", "AC", "3S"], "E", "EW", "5C", "pedro.trick_trump_wins", ["5C"], 5),
+        ("H", "N", ["KH", "3S", "4S", "6S"], "N", "NS", "KH", "pedro.trick_trump_wins", [], 0),
+        ("H", "S", ["9C", "AD", "KC", "QC"], "N", "NS", "KC", "pedro.trick_suit_wins", [], 0),
+    ],
+)
+def test_a_tricks_explanation_is_the_plays_the_winner_the_points_and_the_twos_note(
+    client, lang, two_scored_by, trump, leader, cards, winner, team, card, wins, point_cards, points
+):
+    body = {"trump": trump, "leader": leader, "cards": cards, "rules": {"two_scored_by": two_scored_by}}
+    status, answer = post(client, "/trick", body, lang)
+    assert status == 200
+    assert (answer["winner"], answer["team"]) == (winner, team)
+    assert (answer["point_cards"], answer["points"]) == (point_cards, points)
+    sign = {"H": "♥", "♠": "♠"}[trump]
+    plays = join_list([f"{play['seat']} {play['card']}" for play in answer["plays"]], lang)
+    parts = [
+        t("pedro.trick_plays", lang, trump=sign, plays=plays),
+        t(wins, lang, seat=winner, team=team, card=card),
+        t("pedro.trick_points", lang, cards=" ".join(point_cards), points=points)
+        if point_cards
+        else t("pedro.trick_no_points", lang),
+    ]
+    if "2H" in point_cards:
+        parts.append(t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_scored_by}", lang)))
+    assert answer["explanation"] == sentences(parts, lang)
+
+
+#: One hand of every kind: bid team, bid, scores before (NS, EW), points, scores after,
+#: winner, bidder goes out, how the hand leaves the game, rules.
+HANDS = [
+    ("NS", 9, (0, 0), (9, 5), (9, 5), None, False, "next_normal", {}),
+    ("EW", 10, (15, 20), (8, 6), (23, 10), None, False, "next_normal", {}),
+    ("NS", 7, (86, 90), (7, 5), (93, 95), None, False, "next_bidder_goes_out", {}),
+    ("NS", 9, (95, 94), (8, 1), (86, 95), None, True, "next_normal", {}),
+    ("EW", 7, (95, 92), (6, 8), (101, 100), None, False, "next_extra_hand", {}),
+    ("NS", 7, (90, 50), (10, 4), (100, 54), "NS", False, "win_target", {}),
+    ("NS", 9, (95, 94), (6, 8), (86, 102), "EW", True, "win_target", {}),
+    ("EW", 7, (98, 96), (7, 7), (105, 103), "EW", True, "win_bidder_goes_out", {}),
+    ("NS", 7, (81, 85), (8, 6), (89, 91), "NS", True, "win_bidder_goes_out", {"bidder_out_margin": 20}),
+    ("EW", 7, (95, 92), (6, 8), (101, 100), "EW", False, "win_tie_bidder", {"tie_rule": "bidder_wins"}),
+    ("EW", 7, (95, 92), (6, 8), (101, 100), "NS", False, "win_tie_higher", {"tie_rule": "higher_score"}),
+    ("NS", 7, (104, 100), (7, 7), (111, 107), "NS", True, "win_extra_hand_made", {}),
+    ("EW", 8, (100, 110), (7, 7), (107, 102), "NS", True, "win_extra_hand_set", {}),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("bidder, bid, before, points, after, winner, going_out, outcome, rules", HANDS)
+def test_a_settled_hands_explanation_says_what_the_catalogue_says(
+    client, lang, bidder, bid, before, points, after, winner, going_out, outcome, rules
+):
+    """The bid made or set, what the other team adds, the scores, the bidder-goes-out note
+    (not for the extra hand, whose outcome says what it was), how the hand leaves the game."""
+    before, points, after = ({"NS": ns, "EW": ew} for ns, ew in (before, points, after))
+    request = {"bid": {"team": bidder, "amount": bid}, "scores_before": before, "points": points, "rules": rules}
+    status, body = post(client, "/hand", request, lang)
+    assert status == 200
+    assert (body["scores_after"], body["winner"], body["bidder_goes_out"]) == (after, winner, going_out)
+    other = "EW" if bidder == "NS" else "NS"
+    settled = {**DEFAULT_RULES, **rules}
+    facts = {
+        "bidder": bidder,
+        "bid": bid,
+        "taken": points[bidder],
+        "other": other,
+        "other_taken": points[other],
+        "ns_before": before["NS"],
+        "ns_after": after["NS"],
+        "ew_before": before["EW"],
+        "ew_after": after["EW"],
+        "margin": settled["bidder_out_margin"],
+        "winner": winner,
+        "target": settled["target"],
     }
-    assert tuple(trick) == api.TRICK_FACTS
-    for (trumped, scored, two_rule), text in api.TRICK_TEXTS.items():
-        expected = sentences(
-            [
-                t("pedro.trick_plays", lang, **trick),
-                t("pedro.trick_trump_wins" if trumped else "pedro.trick_suit_wins", lang, **trick),
-                t("pedro.trick_points" if scored else "pedro.trick_no_points", lang, **trick),
-                two_rule and t("pedro.trick_two_note", lang, rule_text=t(f"pedro.two_rule_{two_rule}", lang)),
-            ],
-            lang,
-        )
-        assert text[lang].format(*trick.values()) == expected
+    noted = going_out and not outcome.startswith("win_extra_hand")
+    expected = sentences(
+        [
+            t("pedro.settle_made" if points[bidder] >= bid else "pedro.settle_set", lang, **facts),
+            t("pedro.settle_other", lang, **facts),
+            t("pedro.settle_scores", lang, **facts),
+            t("pedro.going_out_hand", lang, **facts) if noted else "",
+            t(f"pedro.{outcome}", lang, **facts),
+        ],
+        lang,
+    )
+    assert body["explanation"] == expected
+
+
+TIED = [hand("NS", 7, 14, 0)] * 6 + [hand("EW", 7, 0, 14)] * 6  # 84 / 84
+TIED += [hand("NS", 7, 11, 3), hand("NS", 7, 0, 5), hand("NS", 7, 7, 0), hand("EW", 7, 6, 8)]  # 101 / 100
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    "hands, rules, scores, winner, outcome",
+    [
+        ([], {}, {"NS": 0, "EW": 0}, None, "next_normal"),
+        ([hand("NS", 7, 14, 0)] * 8, {}, {"NS": 112, "EW": 0}, "NS", "win_target"),
+        ([hand("NS", 7, 14, 0)] * 4, {"target": 62}, {"NS": 56, "EW": 0}, None, "next_normal"),
+        (
+            TIED[:12] + [hand("NS", 7, 9, 5), hand("EW", 7, 0, 10)],
+            {},
+            {"NS": 93, "EW": 99},
+            None,
+            "next_bidder_goes_out",
+        ),
+        (TIED, {}, {"NS": 101, "EW": 100}, None, "next_extra_hand"),
+        (TIED, {"tie_rule": "bidder_wins"}, {"NS": 101, "EW": 100}, "EW", "win_tie_bidder"),
+        (TIED, {"tie_rule": "higher_score"}, {"NS": 101, "EW": 100}, "NS", "win_tie_higher"),
+        (TIED + [hand("NS", 7, 7, 7)], {}, {"NS": 108, "EW": 107}, "NS", "win_extra_hand_made"),
+    ],
+)
+def test_a_games_explanation_is_the_scores_then_how_its_last_hand_left_it(
+    client, lang, hands, rules, scores, winner, outcome
+):
+    status, body = post(client, "/game", {"hands": hands, "rules": rules}, lang)
+    assert status == 200 and (body["scores"], body["winner"]) == (scores, winner)
+    settled = {**DEFAULT_RULES, **rules}
+    facts = {"hands": len(hands), "ns": scores["NS"], "ew": scores["EW"], "target": settled["target"]}
+    facts.update(winner=winner, margin=settled["bidder_out_margin"])
+    assert body["explanation"] == sentences(
+        [t("pedro.game_summary", lang, **facts), t(f"pedro.{outcome}", lang, **facts)], lang
+    )
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from scoring_api.games.errors import RuleError
-from scoring_api.games.pedro.auction import run_auction
+from scoring_api.games.pedro.auction import check_bid, run_auction
 from scoring_api.games.pedro.cards import (
     CARD_PATTERN,
     DECK,
@@ -24,7 +24,8 @@ from scoring_api.games.pedro.cards import (
     suit_in_play,
     two_of_trump,
 )
-from scoring_api.games.pedro.game import play_game
+from scoring_api.games.pedro.game import OUTCOMES, game_outcome, hand_outcome, play_game, score_game
+from scoring_api.games.pedro.hand import HandInput, check_two_fields, read_points, settle_hand
 from scoring_api.games.pedro.rules import MAX_POINTS, Rules
 from scoring_api.games.pedro.scoring import (
     POINT_VALUES,
@@ -279,13 +280,33 @@ def test_too_few_or_too_many_calls(calls):
     assert caught.value.code == "call_count"
 
 
+def test_a_hands_bid_lies_between_the_minimum_and_the_maximum():
+    for amount in (7, 10, 14):
+        check_bid(amount, DEFAULT)
+    check_bid(6, Rules(min_bid=6, dealer_forced_bid=6))
+    with pytest.raises(RuleError) as caught:
+        check_bid(6, DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("bid_outside_rules", ("bid", "amount"))
+    assert caught.value.facts == {"amount": 6, "min_bid": 7, "max_bid": 14, "forced": 7}
+    with pytest.raises(RuleError) as caught:
+        check_bid(13, Rules(max_bid=12))
+    assert caught.value.facts == {"amount": 13, "min_bid": 7, "max_bid": 12, "forced": 7}
+
+
 # -- Tricks --------------------------------------------------------------------------------
 
 
 def test_highest_trump_wins_and_low_pedro_is_a_trump():
     result = play_trick("H", "N", cards("AS", "5D", "KS", "3S"))
     assert (result.winner, result.team, result.led_suit, result.trumped) == ("E", "EW", "S", True)
-    assert result.point_cards("H") == [Card("5", "D")]
+    assert result.point_cards("H") == [Card("5", "D")] and result.points("H") == 5
+
+
+def test_a_tricks_points_are_its_point_cards_points():
+    """docs/rules/pedro.md, "Worked examples": N 5H, E 5D, S AH, W 2H holds 5 + 5 + 1 + 1."""
+    result = play_trick("H", "N", cards("5H", "5D", "AH", "2H"))
+    assert (result.winner, result.points("H"), len(result.point_cards("H"))) == ("S", 12, 4)
+    assert play_trick("H", "S", cards("9C", "AD", "KC", "QC")).points("H") == 0
 
 
 def test_the_trick_names_the_winning_card_and_whether_trump_was_played():
@@ -502,6 +523,156 @@ def test_impossible_splits_name_the_possible_totals(ns, ew, possible):
 def test_possible_splits_of_other_multisets():
     assert possible_splits((1, 2)) == {(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (1, 2), (2, 1)}
     assert possible_splits(()) == {(0, 0)}
+
+
+# -- A hand as given: points or captured cards ---------------------------------------------
+
+
+def test_points_given_directly_are_checked_and_have_no_point_cards():
+    assert read_points(HandInput("NS", 7, points={"NS": 9, "EW": 5}), DEFAULT) == ({"NS": 9, "EW": 5}, None)
+    with pytest.raises(RuleError) as caught:
+        read_points(HandInput("NS", 7, points={"NS": 4, "EW": 9}), DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("impossible_points", ("points",))
+
+
+def test_points_from_trump_and_captured_cards_with_the_two_dealt():
+    hand = HandInput(
+        "NS", 12, trump="♠", captured={"NS": ["as", "JS", "3C"], "EW": ["5S", "5C", "2S"]}, two_dealt_to="NS"
+    )
+    points, point_cards_by_team = read_points(hand, DEFAULT)
+    assert points == {"NS": 3, "EW": 10}
+    assert [(str(p.card), p.reason) for p in point_cards_by_team["NS"]] == [
+        ("AS", "captured"),
+        ("JS", "captured"),
+        ("2S", "dealt"),
+    ]
+    assert [str(p.card) for p in point_cards_by_team["EW"]] == ["5C", "5S"]
+    played = HandInput("NS", 7, trump="H", captured={"NS": ["2H"], "EW": []}, two_played_by="EW")
+    assert read_points(played, Rules(two_scored_by="played"))[0] == {"NS": 0, "EW": 1}
+    assert read_points(HandInput("NS", 7, trump="H", captured={"NS": ["2H"]}), Rules(two_scored_by="captured"))[0] == {
+        "NS": 1,
+        "EW": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {},
+        {"trump": "H"},
+        {"captured": {"NS": ["AH"]}},
+        {"points": {"NS": 7, "EW": 7}, "trump": "H"},
+        {"points": {"NS": 7, "EW": 7}, "captured": {"NS": []}},
+        {"points": {"NS": 7, "EW": 7}, "trump": "H", "captured": {"NS": []}},
+    ],
+)
+def test_points_or_trump_with_captured_not_both_nor_neither(given):
+    with pytest.raises(RuleError) as caught:
+        read_points(HandInput("NS", 7, **given), DEFAULT)
+    assert (caught.value.code, caught.value.where, caught.value.facts) == ("points_or_captured", ("points",), {})
+
+
+@pytest.mark.parametrize(
+    "given, rule, field",
+    [
+        ({"trump": "H", "captured": {"NS": ["AH"]}, "two_played_by": "NS"}, "dealt", "two_played_by"),
+        ({"trump": "H", "captured": {"NS": ["AH"]}, "two_dealt_to": "NS"}, "played", "two_dealt_to"),
+        ({"trump": "H", "captured": {"NS": ["AH"]}, "two_dealt_to": "EW"}, "captured", "two_dealt_to"),
+        ({"points": {"NS": 7, "EW": 7}, "two_dealt_to": "NS"}, "dealt", "two_dealt_to"),
+        ({"points": {"NS": 7, "EW": 7}, "two_played_by": "EW"}, "played", "two_played_by"),
+    ],
+)
+def test_a_team_named_for_the_two_goes_with_captured_cards_and_its_rule(given, rule, field):
+    hand = HandInput("NS", 7, **given)
+    for check in (check_two_fields, read_points):
+        with pytest.raises(RuleError) as caught:
+            check(hand, Rules(two_scored_by=rule))
+        assert (caught.value.code, caught.value.where) == ("two_field_for_rule", (field,))
+        assert caught.value.facts == {"field": field, "rule": rule}
+
+
+def test_a_team_named_for_the_two_under_its_rule_or_nobody_named_is_fine():
+    check_two_fields(HandInput("NS", 7, trump="H", captured={}, two_dealt_to="NS"), DEFAULT)
+    check_two_fields(HandInput("NS", 7, trump="H", captured={}, two_played_by="EW"), Rules(two_scored_by="played"))
+    check_two_fields(HandInput("NS", 7, points={"NS": 7, "EW": 7}), Rules(two_scored_by="played"))
+
+
+def test_captured_cards_are_read_ns_first_and_refused_where_they_are():
+    hand = HandInput("NS", 7, trump="H", captured={"NS": ["AH", "1H"], "EW": ["ZZ"]})
+    with pytest.raises(RuleError) as caught:
+        read_points(hand, DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", 1))
+
+
+def test_a_hand_is_checked_bid_first_then_the_game_then_its_points():
+    over = {"NS": 100, "EW": 0}
+    with pytest.raises(RuleError) as caught:
+        settle_hand(HandInput("NS", 5), over, DEFAULT)
+    assert caught.value.code == "bid_outside_rules"
+    with pytest.raises(RuleError) as caught:
+        settle_hand(HandInput("NS", 7), over, DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("game_already_over", ("scores_before",))
+    with pytest.raises(RuleError) as caught:
+        settle_hand(HandInput("NS", 7), {"NS": 0, "EW": 0}, DEFAULT)
+    assert caught.value.code == "points_or_captured"
+    result, cards_by_team = settle_hand(HandInput("EW", 10, points={"NS": 8, "EW": 6}), {"NS": 15, "EW": 20}, DEFAULT)
+    assert (result.scores_after, result.bid_made, cards_by_team) == ({"NS": 23, "EW": 10}, False, None)
+    result, cards_by_team = settle_hand(
+        HandInput("NS", 7, trump="D", captured={"NS": ["AD", "5H", "5D"]}, two_dealt_to=None),
+        {"NS": 0, "EW": 0},
+        DEFAULT,
+    )
+    assert (result.points, [p.name for p in cards_by_team["NS"]]) == (
+        {"NS": 11, "EW": 0},
+        ["low_pedro", "pedro", "ace"],
+    )
+
+
+def test_a_game_reads_every_hand_before_settling_any():
+    hands = [HandInput("NS", 7, points={"NS": 14, "EW": 0}) for _ in range(8)]  # won at the 8th hand
+    last = HandInput("NS", 7, trump="H", captured={"NS": ["AH", "5H", "5D"]}, two_dealt_to=None)
+    ledger, cards_by_hand = score_game(hands[:7] + [last], DEFAULT)
+    assert (ledger.scores, ledger.winner, ledger.next_hand) == ({"NS": 109, "EW": 0}, "NS", None)
+    assert cards_by_hand[:7] == [None] * 7 and [str(p.card) for p in cards_by_hand[7]["NS"]] == ["5D", "5H", "AH"]
+    # a bad hand after the end is refused for what is wrong with it, at its index
+    with pytest.raises(RuleError) as caught:
+        score_game(hands + [HandInput("NS", 5, points={"NS": 7, "EW": 7})], DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("bid_outside_rules", ("hands", 8, "bid", "amount"))
+    with pytest.raises(RuleError) as caught:
+        score_game(hands + [HandInput("NS", 7, trump="H", captured={"EW": ["AH", "AH"]})], DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("captured_twice", ("hands", 8, "captured", "EW", 1))
+    with pytest.raises(RuleError) as caught:
+        score_game(hands + [HandInput("NS", 7, points={"NS": 7, "EW": 7})], DEFAULT)
+    assert (caught.value.code, caught.value.where) == ("hand_after_game_over", ("hands", 8))
+    assert score_game([], DEFAULT) == (play_game([], DEFAULT), [])
+
+
+# -- How a hand leaves the game ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bid_team, bid, before, points, rules, outcome",
+    [
+        ("NS", 7, {"NS": 0, "EW": 0}, {"NS": 9, "EW": 5}, DEFAULT, "next_normal"),
+        ("NS", 7, {"NS": 86, "EW": 90}, {"NS": 7, "EW": 7}, DEFAULT, "next_bidder_goes_out"),
+        ("EW", 7, {"NS": 95, "EW": 92}, {"NS": 6, "EW": 8}, DEFAULT, "next_extra_hand"),
+        ("NS", 7, {"NS": 90, "EW": 50}, {"NS": 10, "EW": 4}, DEFAULT, "win_target"),
+        ("EW", 7, {"NS": 98, "EW": 96}, {"NS": 7, "EW": 7}, DEFAULT, "win_bidder_goes_out"),
+        ("EW", 7, {"NS": 95, "EW": 92}, {"NS": 6, "EW": 8}, Rules(tie_rule="bidder_wins"), "win_tie_bidder"),
+        ("EW", 7, {"NS": 95, "EW": 92}, {"NS": 6, "EW": 8}, Rules(tie_rule="higher_score"), "win_tie_higher"),
+        ("NS", 7, {"NS": 104, "EW": 100}, {"NS": 7, "EW": 7}, DEFAULT, "win_extra_hand_made"),
+        ("EW", 8, {"NS": 100, "EW": 110}, {"NS": 7, "EW": 7}, DEFAULT, "win_extra_hand_set"),
+    ],
+)
+def test_how_a_hand_leaves_the_game(bid_team, bid, before, points, rules, outcome):
+    result = settle(bid_team, bid, before, points, rules)
+    assert hand_outcome(result, rules) == outcome and outcome in OUTCOMES
+    ledger = play_game([(bid_team, bid, points)], rules)._replace(hands=(result,))
+    assert game_outcome(ledger, rules) == outcome
+
+
+def test_a_game_with_no_hand_goes_on():
+    assert game_outcome(play_game([], DEFAULT), DEFAULT) == "next_normal"
 
 
 # -- Settlement (docs/rules/pedro.md, "Worked examples", verbatim) -------------------------

@@ -58,3 +58,18 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
         high = seated[index]
     assert high is not None  # the fourth call returned above if nobody had bid
     return AuctionResult(high.seat, TEAM_OF[high.seat], cast(int, high.call), False, seated)
+
+
+def check_bid(amount: int, rules: Rules) -> None:
+    """A hand's winning bid lies between the minimum and the maximum bid
+    (docs/rules/pedro.md, "Auction"); the rules are checked, so the dealer's forced bid lies
+    between them too. Refused as ``bid_outside_rules`` at ``bid.amount``."""
+    if not rules.min_bid <= amount <= rules.max_bid:
+        raise RuleError(
+            "bid_outside_rules",
+            ("bid", "amount"),
+            amount=amount,
+            min_bid=rules.min_bid,
+            max_bid=rules.max_bid,
+            forced=rules.dealer_forced_bid,
+        )

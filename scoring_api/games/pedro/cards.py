@@ -134,28 +134,3 @@ def point_name(card: Card, trump: str) -> str:
     if card == low_pedro(trump):
         return "low_pedro"
     return {"A": "ace", "J": "jack", "10": "ten", "5": "pedro", "2": "two"}[card.rank]
-
-
-# -- Kept for the web layer until it moves ------------------------------------------------
-
-
-class CardInPlay(NamedTuple):
-    """What a card is in a hand with a given trump (the functions above)."""
-
-    suit: str  # suit_in_play
-    trump: bool  # is_trump
-    strength: int  # strength
-    points: int  # points_of: 0 for non-point cards
-    name: str | None  # point_name; None for non-point cards
-
-
-def _in_play(card: Card, trump: str) -> CardInPlay:
-    points = points_of(card, trump)
-    name = point_name(card, trump) if points else None
-    return CardInPlay(suit_in_play(card, trump), is_trump(card, trump), strength(card, trump), points, name)
-
-
-#: Kept for the web layer until it moves: use ``points_of(card, trump)`` (and the functions above).
-IN_PLAY = {trump: {card: _in_play(card, trump) for card in DECK} for trump in SUITS}
-#: Kept for the web layer until it moves: use ``str(card)``.
-CARD_TEXTS = {card: str(card) for card in DECK}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import RuleError
-from .cards import OTHER_TEAM, SUITS, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
+from .cards import OTHER_TEAM, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
 from .rules import MAX_POINTS, Rules
 
 MAX_CAPTURED = 24  # six tricks of four cards
@@ -232,15 +232,3 @@ def _winner(
         if after[team] >= rules.target:
             return team, "target"
     return None, None
-
-
-# -- Kept for the web layer until it moves ------------------------------------------------
-
-#: Kept for the web layer until it moves: use ``point_cards(trump)``.
-POINT_CARDS = {trump: point_cards(trump) for trump in SUITS}
-#: Kept for the web layer until it moves: use ``two_of_trump(trump)`` (cards).
-TWOS = {trump: two_of_trump(trump) for trump in SUITS}
-#: Kept for the web layer until it moves: use ``point_card(two_of_trump(trump), trump, rule)``.
-TWO_POINT_CARDS = {
-    trump: {rule: point_card(two_of_trump(trump), trump, rule) for rule in ("dealt", "played")} for trump in SUITS
-}

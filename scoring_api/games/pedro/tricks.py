@@ -29,6 +29,10 @@ class TrickResult(NamedTuple):
         """The trick's point cards, in play order."""
         return [card for _, card in self.plays if points_of(card, trump)]
 
+    def points(self, trump: str) -> int:
+        """The points of the trick's point cards (docs/rules/pedro.md, "Points")."""
+        return sum(points_of(card, trump) for _, card in self.plays)
+
 
 def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:
     """Whether ``card`` from ``hand`` follows the rule when ``led`` was led (None: leading).
