@@ -44,7 +44,7 @@ def _flatten(catalogue: dict) -> dict[str, dict[str, str]]:
     return flat
 
 
-#: Every sentence by dotted key, read once at import (a scorer's answer uses up to ~25).
+#: Every sentence by dotted key, read once at import.
 SENTENCES = _flatten(_catalogue())
 
 
@@ -56,47 +56,6 @@ def t(key: str, lang: str, **params) -> str:
 def template(key: str, lang: str) -> str:
     """The sentence ``key`` in ``lang`` with its placeholders unfilled (``{min}``)."""
     return SENTENCES[key][lang]
-
-
-class _Slot:
-    """A placeholder that formats as ``{index}``, keeping its format spec: ``{honey:+d}``
-    becomes ``{4:+d}``."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def __format__(self, spec: str) -> str:
-        return f"{{{self.index}:{spec}}}" if spec else f"{{{self.index}}}"
-
-
-def slot(index: int) -> _Slot:
-    """A positional placeholder to pass to :func:`t` (see :func:`positional`)."""
-    return _Slot(index)
-
-
-def positional(key: str, *names: str, **renamed: str) -> dict[str, str]:
-    """The sentence ``key`` in every language with its placeholders ``names`` turned into
-    ``{0}``, ``{1}``... (format specs kept); ``renamed`` fills a placeholder with one of
-    ``names`` (``taken="other_taken"``). Read once, at import, then filled for each answer
-    with a positional ``str.format``, which is cheaper than :func:`t` on a hot path. The
-    sentences hold no literal braces (tests compare every filled sentence with :func:`t`);
-    a placeholder missing from ``names`` fails at once."""
-    slots = {name: _Slot(index) for index, name in enumerate(names)}
-    slots.update({placeholder: slots[name] for placeholder, name in renamed.items()})
-    return {lang: t(key, lang, **slots) for lang in LANGS}
-
-
-def run_together(parts) -> dict[str, str]:
-    """Templates of :func:`positional` (sharing their placeholders) run together into one
-    per language, as :func:`sentences` runs sentences together; ``None`` parts are left out."""
-    present = [part for part in parts if part]
-    return {lang: sentences([part[lang] for part in present], lang) for lang in LANGS}
-
-
-#: :func:`join_list`'s separator by language (``、`` or ``, ``), for answers built from templates.
-LIST_SEPARATORS = {lang: t("text.list_separator", lang) for lang in LANGS}
 
 
 def join_list(items, lang: str) -> str:
