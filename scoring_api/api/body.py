@@ -65,12 +65,14 @@ def _finite(text: str) -> float:
 
 
 def _unique_keys(pairs):
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError(f"duplicate key {key!r}")
-        seen[key] = value
-    return seen
+    document = dict(pairs)
+    if len(document) < len(pairs):  # a key came twice: name the first one repeated
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
+    return document
 
 
 def _check_depth(document) -> None:
