@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 from marshmallow import fields, validate  # noqa: E402
 
 from scoring_api import create_app  # noqa: E402
-from scoring_api.api.body import MAX_DEPTH  # noqa: E402
 from scoring_api.operations import OPERATIONS  # noqa: E402
+from scoring_api.strict_json import MAX_DEPTH  # noqa: E402
 
 
 def _max_length(field: fields.List, default: int) -> int:

@@ -7,19 +7,14 @@ The body must be ``application/json`` (415 otherwise), not empty, and valid JSON
 
 from __future__ import annotations
 
-import json
-import math
-import re
-
 from flask import Request, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wsgi import LimitedStream
 
+from .. import strict_json
 from ..errors import ApiError
 from ..i18n import DEFAULT_LANG, LANGS, t
-
-MAX_DEPTH = 32  # deeper than any schema goes; stops recursion bombs early
 
 
 def request_lang() -> str:
@@ -32,76 +27,15 @@ def request_lang() -> str:
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, with the strictness the API promises when reading: UTF-8 only, no
-    NaN/Infinity (nor numbers beyond a double, ``1e400``), no repeated keys, no lone
-    surrogates, at most :data:`MAX_DEPTH` levels. Answers are written as UTF-8 in the
-    schemas' field order."""
+    """Flask's JSON, read with the strictness the API promises (UTF-8, then
+    :func:`scoring_api.strict_json.loads`); answers are written as UTF-8 in the schemas'
+    field order."""
 
     ensure_ascii = False
     sort_keys = False
 
     def loads(self, s, **kwargs):
-        text = s.decode("utf-8") if isinstance(s, bytes) else s
-        document = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique_keys)
-        _check_depth(document)
-        if _SURROGATE_ESCAPE.search(text):  # the only way a JSON text can hold a lone surrogate
-            _check_strings(document)
-        return document
-
-
-#: ``\ud800``-``\udfff`` written as an escape (UTF-8 itself cannot carry a surrogate).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not allowed")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} is out of range (not a finite double)")
-    return value
-
-
-def _unique_keys(pairs):
-    document = dict(pairs)
-    if len(document) < len(pairs):  # a key came twice: name the first one repeated
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"duplicate key {key!r}")
-            seen.add(key)
-    return document
-
-
-def _check_depth(document) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` (one pass, no recursion)."""
-    stack = [(document, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-
-
-def _check_strings(document) -> None:
-    """Refuse lone UTF-16 surrogates (``"\\ud800"``: a valid JSON escape, but no text), in
-    keys and values."""
-    stack = [document]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ValueError("a string holds a lone surrogate (\\ud800-\\udfff)") from None
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+        return strict_json.loads(s.decode("utf-8") if isinstance(s, bytes) else s)
 
 
 class JSONRequest(Request):

@@ -1,9 +1,8 @@
 """Reading a tool call's ``arguments`` string from the model, strictly and with bounds.
 
-The model is untrusted input, so its arguments are read like a REST body
-(``scoring_api/api/body.py``): Python's ``json`` with a hook that refuses a repeated key,
-no NaN or Infinity, no lone UTF-16 surrogates, nesting at most :data:`MAX_DEPTH` levels.
-Two bounds are checked *before* anything is parsed, so hostile input costs little:
+The model is untrusted input, so its arguments are read like a REST body, by
+:func:`scoring_api.strict_json.loads` (no repeated key, NaN, Infinity, ``1e400`` or lone
+surrogate; nesting at most :data:`MAX_DEPTH` levels). Two bounds are checked *before* anything is parsed, so hostile input costs little:
 
 * the size (the REST body limit, ``MAX_CONTENT_LENGTH``: a call cannot carry more than
   the endpoint would accept), and
@@ -20,7 +19,9 @@ from __future__ import annotations
 import json
 import re
 
-MAX_DEPTH = 32  # as for a REST body: deeper than any tool's schema goes
+from .. import strict_json
+from ..strict_json import MAX_DEPTH, JSONRefused
+
 _KEY_SHOWN = 80  # characters of a repeated key quoted back in the message
 
 #: A JSON string literal (linear: the two alternatives never overlap).
@@ -52,35 +53,22 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def _unique_keys(pairs):
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            shown = key if len(key) <= _KEY_SHOWN else key[:_KEY_SHOWN] + "…"
-            raise ArgumentsError("assistant.arguments_repeated_key", repeated=shown)
-        seen[key] = value
-    return seen
+#: The catalogue sentence of each refusal of the strict reader.
+_REFUSALS = {
+    "repeated_key": "assistant.arguments_repeated_key",
+    "constant": "assistant.arguments_constant",
+    "out_of_range": "assistant.arguments_out_of_range",
+    "too_deep": "assistant.arguments_too_deep",
+    "surrogate": "assistant.arguments_surrogate",
+}
 
 
-def _no_constant(name: str):
-    raise ArgumentsError("assistant.arguments_constant", name=name)
-
-
-def _check_strings(document) -> None:
-    """Refuse lone surrogates (``"\\ud800"``): valid JSON escapes, but no text. No recursion."""
-    stack = [document]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ArgumentsError("assistant.arguments_surrogate") from None
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+def _refused(refusal: JSONRefused) -> ArgumentsError:
+    values = dict(refusal.values)
+    if "key" in values:
+        key = values.pop("key")
+        values["repeated"] = key if len(key) <= _KEY_SHOWN else key[:_KEY_SHOWN] + "…"
+    return ArgumentsError(_REFUSALS[refusal.kind], **values)
 
 
 def read_arguments(raw: str, max_bytes: int) -> dict:
@@ -96,12 +84,13 @@ def read_arguments(raw: str, max_bytes: int) -> dict:
     if _depth(raw) > MAX_DEPTH:
         raise ArgumentsError("assistant.arguments_too_deep", depth=MAX_DEPTH)
     try:
-        document = json.loads(raw, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        document = strict_json.loads(raw)
+    except JSONRefused as refusal:
+        raise _refused(refusal) from None
     except json.JSONDecodeError as error:
         raise ArgumentsError("assistant.arguments_not_json", line=error.lineno, column=error.colno) from None
     except RecursionError:  # cannot happen after _depth; kept so it could never be a 500
         raise ArgumentsError("assistant.arguments_too_deep", depth=MAX_DEPTH) from None
     if not isinstance(document, dict):
         raise ArgumentsError("assistant.bad_arguments")
-    _check_strings(document)
     return document

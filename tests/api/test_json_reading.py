@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring_api import create_app
-from scoring_api.api.body import MAX_DEPTH
+from scoring_api.strict_json import MAX_DEPTH
 
 LEAVES = (
     st.none()

@@ -150,6 +150,10 @@ def test_the_argument_bound_is_the_rest_body_limit(fake_model):
         ),
         ('{"sets": NaN, "players": []}', "The tool arguments may not contain NaN."),
         (
+            '{"sets": 1e400, "players": []}',
+            "The number 1e400 in the tool arguments is out of range (no finite double).",
+        ),
+        (
             '{"players": [{"name": "\\ud800", "cards": []}]}',
             "A string in the tool arguments holds a lone surrogate (\\ud800 and the like).",
         ),
