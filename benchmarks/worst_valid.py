@@ -22,19 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring_api import create_app  # noqa: E402
+from scoring_api.games import apero  # noqa: E402
 
+#: One Apero set (36 cards) as (colour, value) pairs.
 APERO_SET = [
-    (color, value)
-    for color, values in {
-        "red": {1: 2, 2: 3, 3: 1},
-        "orange": {1: 2, 2: 3, 3: 1},
-        "green": {1: 2, 2: 3, 3: 1},
-        "blue": {1: 2, 2: 3, 3: 1},
-        "purple": {-3: 2, -2: 3, -1: 1},
-        "black_green": {-3: 2, -2: 3, -1: 1},
-    }.items()
-    for value, copies in values.items()
-    for _ in range(copies)
+    (color, value) for color, values in apero.DECK.items() for value, copies in values.items() for _ in range(copies)
 ]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 DECK = [rank + suit for suit in "HDCS" for rank in RANKS]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from scoring_api.games import apero
 from scoring_api.operations import OPERATIONS
 from tests.documents import benchmark_request, document
 
@@ -102,17 +103,7 @@ def test_other_paths(client):
 # -- Valid requests, made at random (seeded) so that every operation has many answers ------
 
 APERO_DECK = [
-    (color, value)
-    for color, values in {
-        "red": {1: 2, 2: 3, 3: 1},
-        "orange": {1: 2, 2: 3, 3: 1},
-        "green": {1: 2, 2: 3, 3: 1},
-        "blue": {1: 2, 2: 3, 3: 1},
-        "purple": {-3: 2, -2: 3, -1: 1},
-        "black_green": {-3: 2, -2: 3, -1: 1},
-    }.items()
-    for value, copies in values.items()
-    for _ in range(copies)
+    (color, value) for color, values in apero.DECK.items() for value, copies in values.items() for _ in range(copies)
 ]
 NAMES = ["Aki", "Ben", "Cho", "Dai", "えり", "Fumi", "ゴロー"]
 SPELLINGS = {"purple": ["purple", "紫"], "orange": ["orange", "橙", "オレンジ"], "red": ["red", "赤"]}
