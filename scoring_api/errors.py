@@ -14,14 +14,16 @@ from .i18n import t
 
 
 class ApiError(Exception):
-    """A client error with a catalogue message; ``details`` maps JSON paths to reasons."""
+    """A client error with a catalogue message; ``details`` maps JSON paths to reasons;
+    ``headers`` go with the HTTP answer (``WWW-Authenticate`` on a 401)."""
 
-    def __init__(self, status: int, code: str, message_key: str, details=None, **params):
+    def __init__(self, status: int, code: str, message_key: str, details=None, headers=None, **params):
         super().__init__(code)
         self.status = status
         self.code = code
         self.message_key = message_key
         self.details = details or {}
+        self.headers = headers or {}
         self.params = params
 
 

@@ -164,6 +164,7 @@ def _assistant_paths(spec: APISpec, operations) -> None:
                 "description": "Sends the conversation to the configured OpenAI-compatible model with "
                 "the tools, executes its tool calls, and returns the reply with every call made.",
                 "tags": ["assistant"],
+                "security": [{"chatKey": []}, {}],
                 "parameters": [LANG_PARAMETER],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": ChatRequestSchema}}},
                 "responses": {
@@ -172,6 +173,9 @@ def _assistant_paths(spec: APISpec, operations) -> None:
                         "content": {"application/json": {"schema": ChatResponseSchema}},
                     },
                     **ERROR_RESPONSES,
+                    "401": _error(
+                        "A model is configured and the request has no key, or a key the service does not know."
+                    ),
                     "502": _error("The model endpoint failed, answered garbage, or kept calling tools."),
                     "503": _error("No model is configured (OPENAI_API_KEY), or the prompts are missing."),
                     "504": _error("The model did not answer in time."),
@@ -192,7 +196,16 @@ def build_spec() -> dict:
         plugins=[MarshmallowPlugin()],
         info={"description": DESCRIPTION, "contact": CONTACT, "license": LICENSE},
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
-        security=[],  # no operation needs credentials (the chat's model key is the server's)
+        security=[],  # only the chat may need a key (its own security below)
+    )
+    spec.components.security_scheme(
+        "chatKey",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A key from SCORING_API_KEYS; required by the chat when a model is configured, "
+            "unless the operator opened it (SCORING_CHAT_OPEN).",
+        },
     )
     operations = OPERATIONS
     used = {op.tag for op in operations} | {"service", "assistant"}

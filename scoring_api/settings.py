@@ -30,6 +30,7 @@ class Setting:
     default: Any
     check: Callable[[Any], str | None]  # the reason a value is refused, or None
     meaning: str
+    secret: bool = False  # a refusal does not show the value
 
 
 def _integer(low: int, high: int, unit: str = "") -> Callable[[Any], str | None]:
@@ -85,6 +86,28 @@ def _text(max_length: int) -> Callable[[Any], str | None]:
     return check
 
 
+def _boolean(value) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+#: The shortest and longest key a client may be given (``SCORING_API_KEYS``).
+KEY_LENGTH = (16, 200)
+
+
+def _keys(value) -> str | None:
+    """Comma-separated keys, each of printable characters without spaces."""
+    if value is None:
+        return None
+    low, high = KEY_LENGTH
+    reason = f"must be keys of {low} to {high} printable characters without spaces, separated by commas"
+    if not isinstance(value, str):
+        return reason
+    for key in value.split(","):
+        if not low <= len(key) <= high or not key.isprintable() or any(c.isspace() for c in key):
+            return reason
+    return None
+
+
 def _one_of(*choices: str) -> Callable[[Any], str | None]:
     def check(value):
         if value is None or value in choices:
@@ -117,12 +140,14 @@ SETTINGS: dict[str, Setting] = {
     "PROMPTS_DIR": Setting(None, _folder, "folder of the assistant's prompts (default: those in the package)"),
     "PUBLIC_URL": Setting(None, _url(("https",)), "https URL of this deployment, first in the served spec"),
     "MCP_LANG": Setting(None, _one_of("ja", "en"), "language of the MCP stdio server's texts (default ja)"),
+    "API_KEYS": Setting(None, _keys, "keys a client sends to use the chat (Authorization: Bearer)", secret=True),
+    "CHAT_OPEN": Setting(False, _boolean, "true: the chat takes no key (anyone may spend the model's credits)"),
 }
 
 #: The ``OPENAI_*`` settings, checked the same way.
 MODEL_CHECKS: dict[str, Setting] = {
     "OPENAI_BASE_URL": Setting(None, _url(("http", "https")), "the model's OpenAI-compatible endpoint"),
-    "OPENAI_API_KEY": Setting(None, _text(1000), "the model's key; without it the chat answers 503"),
+    "OPENAI_API_KEY": Setting(None, _text(1000), "the model's key; without it the chat answers 503", secret=True),
     "OPENAI_MODEL": Setting(None, _text(200), "the model's name (default gpt-4o-mini)"),
 }
 
@@ -153,4 +178,5 @@ def check(config) -> None:
             value = config.get(name)
             reason = setting.check(value)
             if reason:
-                raise SettingsError(f"{prefix}{name}={value!r}: {reason}")
+                shown = "(hidden)" if setting.secret else repr(value)
+                raise SettingsError(f"{prefix}{name}={shown}: {reason}")

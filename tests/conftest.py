@@ -49,6 +49,7 @@ def make_chat_app(fake_model, **settings):
             "CHAT_TIMEOUT": 1.0,
             "CHAT_MAX_RETRIES": 0,
             "CHAT_MAX_ROUNDS": 4,
+            "CHAT_OPEN": True,  # the chat loop's tests; tests/assistant/test_keys.py locks it
             **settings,
         }
     )

@@ -89,6 +89,7 @@ CONTRACT_APP = create_app(
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_MODEL": "fake-model",
         "CHAT_MAX_RETRIES": 0,
+        "CHAT_OPEN": True,
     }
 )
 

@@ -37,6 +37,7 @@ def server(tmp_path_factory, fake_model):
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_MODEL": "fake-model",
         "SCORING_CHAT_MAX_RETRIES": "0",
+        "SCORING_CHAT_OPEN": "true",
     }
     process = subprocess.Popen(
         [

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hmac
 import logging
 import math
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from ..assistant.chat import ChatFailure, ChatSettings, chat
 from ..assistant.tools import UnknownTool, call_tool, tool_definitions, tool_names
@@ -57,16 +58,39 @@ def chat_settings(config) -> ChatSettings:
     )
 
 
+def check_chat_key(config, authorization: str | None) -> None:
+    """When a model key is configured, the chat spends its credits: a client must send
+    ``Authorization: Bearer <key>`` with one of ``SCORING_API_KEYS``, unless the operator
+    opened the chat (``SCORING_CHAT_OPEN``). Refused with a 401 before anything is read;
+    keys are compared in constant time, each of them, and never logged."""
+    if not config.get("OPENAI_API_KEY") or config["CHAT_OPEN"]:
+        return
+    scheme, _, given = (authorization or "").partition(" ")
+    given = given.strip()
+    if scheme.lower() != "bearer" or not given:
+        raise ApiError(401, "chat_key_missing", "assistant.chat_key_missing", headers=CHALLENGE)
+    known = False
+    for key in (config["API_KEYS"] or "").split(","):
+        known |= hmac.compare_digest(key.encode(), given.encode("utf-8", "replace"))
+    if not known or not config["API_KEYS"]:
+        raise ApiError(401, "chat_key_wrong", "assistant.chat_key_wrong", headers=CHALLENGE)
+
+
+#: How a client is told to authenticate (RFC 6750).
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
+
+
 @bp.post("/chat")
 def chat_view():
     """アイちゃん answers the conversation, calling the scoring tools as she needs."""
     lang = request_lang()
-    request = localized(ChatRequestSchema, lang).load(read_json())
+    check_chat_key(current_app.config, request.headers.get("Authorization"))
+    asked = localized(ChatRequestSchema, lang).load(read_json())
     prompts = current_app.extensions.get("prompts")
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
     try:
-        result = chat(request["messages"], lang, chat_settings(current_app.config), prompts)
+        result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts)
     except ChatFailure as failure:
         log.warning("chat failed: %s (%d)", failure.code, failure.status)  # no text, no key
         params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}

@@ -24,7 +24,7 @@ def response_lang() -> str:
 
 
 def _api_error(error: ApiError):
-    return api_error_body(error, response_lang()), error.status
+    return api_error_body(error, response_lang()), error.status, error.headers
 
 
 def _validation_error(error: ValidationError):

@@ -149,6 +149,7 @@ def test_a_failed_request_is_retried_when_configured(fake_model):
             "OPENAI_API_KEY": API_KEY,
             "CHAT_TIMEOUT": 2.0,
             "CHAT_MAX_RETRIES": 1,
+            "CHAT_OPEN": True,
         }
     )
     fake_model.play(status(503), reply("二回目でできました"))
@@ -178,7 +179,13 @@ def test_an_empty_answer_is_a_502(chat_client, fake_model):
 
 def test_an_unreachable_endpoint_is_a_502():
     app = create_app(
-        {"TESTING": True, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": API_KEY, "CHAT_MAX_RETRIES": 0}
+        {
+            "TESTING": True,
+            "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+            "OPENAI_API_KEY": API_KEY,
+            "CHAT_MAX_RETRIES": 0,
+            "CHAT_OPEN": True,
+        }
     )
     response = ask(app.test_client(), "?")
     assert response.status_code == 502 and response.get_json()["error"]["code"] == "model_unreachable"
@@ -203,6 +210,7 @@ def test_the_key_comes_from_the_environment(monkeypatch, fake_model):
     monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", fake_model.base_url)
     monkeypatch.setenv("OPENAI_MODEL", "env-model")
+    monkeypatch.setenv("SCORING_CHAT_OPEN", "true")
     fake_model.play(reply("はい"))
     assert ask(create_app({"TESTING": True}).test_client(), "?").status_code == 200
     assert fake_model.requests[0]["model"] == "env-model"
