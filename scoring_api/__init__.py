@@ -30,6 +30,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .api import assistant, errors, meta
     from .api.body import JSONProvider, JSONRequest
+    from .api.cors import allow_listed_origins
     from .api.routes import make_blueprint
     from .assistant.prompts import default_prompts_dir, load_prompts
     from .web import bp as web
@@ -53,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(make_blueprint())
     app.register_blueprint(assistant.bp)
     app.register_blueprint(web)
+    allow_listed_origins(app)
     return app
 
 

@@ -108,6 +108,26 @@ def _keys(value) -> str | None:
     return None
 
 
+def _origins(value) -> str | None:
+    """Comma-separated browser origins: ``https://app.example.org`` (scheme, host, optional
+    port; no path, no wildcard)."""
+    if value is None:
+        return None
+    reason = "must be origins such as https://app.example.org, separated by commas (no path, no *)"
+    if not isinstance(value, str):
+        return reason
+    for origin in value.split(","):
+        parts = urlsplit(origin)
+        try:
+            parts.port  # noqa: B018 - a port that is no number raises
+        except ValueError:
+            return reason
+        plain = not (parts.path or parts.query or parts.fragment or parts.username or "*" in origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname or not plain or origin != origin.strip():
+            return reason
+    return None
+
+
 def _one_of(*choices: str) -> Callable[[Any], str | None]:
     def check(value):
         if value is None or value in choices:
@@ -142,6 +162,7 @@ SETTINGS: dict[str, Setting] = {
     "MCP_LANG": Setting(None, _one_of("ja", "en"), "language of the MCP stdio server's texts (default ja)"),
     "API_KEYS": Setting(None, _keys, "keys a client sends to use the chat (Authorization: Bearer)", secret=True),
     "CHAT_OPEN": Setting(False, _boolean, "true: the chat takes no key (anyone may spend the model's credits)"),
+    "CORS_ORIGINS": Setting(None, _origins, "browser origins that may call the scoring API and the tools"),
 }
 
 #: The ``OPENAI_*`` settings, checked the same way.
