@@ -31,6 +31,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .api import assistant, errors, meta
     from .api.body import JSONProvider, JSONRequest
     from .api.cors import allow_listed_origins
+    from .api.limits import limit_requests
     from .api.routes import make_blueprint
     from .assistant.prompts import default_prompts_dir, load_prompts
     from .web import bp as web
@@ -50,9 +51,12 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["prompts"] = load_prompts(Path(folder) if folder else default_prompts_dir())
     errors.register(app)
     app.after_request(_security_headers)
+    scoring = make_blueprint()
+    limit_requests(app, scoring=[scoring, assistant.tools_bp], chat=assistant.chat_bp)
     app.register_blueprint(meta.bp)
-    app.register_blueprint(make_blueprint())
-    app.register_blueprint(assistant.bp)
+    app.register_blueprint(scoring)
+    app.register_blueprint(assistant.tools_bp)
+    app.register_blueprint(assistant.chat_bp)
     app.register_blueprint(web)
     allow_listed_origins(app)
     return app

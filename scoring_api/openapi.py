@@ -67,6 +67,10 @@ ERROR_RESPONSES = {
     "405": _error("Method not allowed (see the Allow header)."),
     "413": _error("Request body too large."),
     "415": _error("Body is not application/json."),
+    "429": {
+        **_error("Too many requests from this client (SCORING_RATE_LIMIT, SCORING_CHAT_RATE_LIMIT)."),
+        "headers": {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
+    },
 }
 
 
@@ -85,6 +89,7 @@ def _operation(op) -> dict:
             },
             "400": ERROR_RESPONSES["400"],
             "405": ERROR_RESPONSES["405"],
+            "429": ERROR_RESPONSES["429"],
         },
     }
     if op.method == "GET":

@@ -10,6 +10,7 @@ setting refuses to start with a :class:`SettingsError` naming the variable. The 
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from limits import parse_many
 
 PREFIX = "SCORING_"
 
@@ -128,6 +131,41 @@ def _origins(value) -> str | None:
     return None
 
 
+def _rate(value) -> str | None:
+    """A limit as flask-limiter reads it: ``600 per minute``, ``10/minute;100/day``."""
+    reason = "must be a rate such as 600 per minute (several: 10/minute;100/day)"
+    if not isinstance(value, str):
+        return reason
+    try:
+        parsed = parse_many(value)
+    except ValueError:
+        return reason
+    return None if parsed else reason
+
+
+def _addresses(value) -> str | None:
+    """Comma-separated IP addresses (the proxies whose X-Forwarded-For is believed)."""
+    if value is None:
+        return None
+    reason = "must be IP addresses separated by commas, such as 10.0.0.5,10.0.0.6"
+    if not isinstance(value, str):
+        return reason
+    try:
+        for address in value.split(","):
+            ipaddress.ip_address(address)
+    except ValueError:
+        return reason
+    return None
+
+
+def _storage(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or urlsplit(value).scheme not in ("memory", "redis", "rediss") or " " in value:
+        return "must be memory:// or a redis:// (or rediss://) URI such as redis://127.0.0.1:6379/0"
+    return None
+
+
 def _one_of(*choices: str) -> Callable[[Any], str | None]:
     def check(value):
         if value is None or value in choices:
@@ -163,6 +201,12 @@ SETTINGS: dict[str, Setting] = {
     "API_KEYS": Setting(None, _keys, "keys a client sends to use the chat (Authorization: Bearer)", secret=True),
     "CHAT_OPEN": Setting(False, _boolean, "true: the chat takes no key (anyone may spend the model's credits)"),
     "CORS_ORIGINS": Setting(None, _origins, "browser origins that may call the scoring API and the tools"),
+    "RATE_LIMIT": Setting("600 per minute", _rate, "requests a client may make to the scorers and tools"),
+    "CHAT_RATE_LIMIT": Setting("10 per minute", _rate, "chats a client may start"),
+    "TRUSTED_PROXIES": Setting(None, _addresses, "proxies whose X-Forwarded-For names the client"),
+    "RATELIMIT_STORAGE_URI": Setting(
+        None, _storage, "where the limits count: memory (default) or a Redis shared by every instance", secret=True
+    ),
 }
 
 #: The ``OPENAI_*`` settings, checked the same way.

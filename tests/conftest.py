@@ -9,6 +9,11 @@ from scoring_api import create_app
 from tests.fake_openai import FakeModel
 from tests.recorded.recorder import recording_call
 
+# The suite sends thousands of requests from one address; tests/api/test_rate_limits.py
+# sets its own limits.
+os.environ.setdefault("SCORING_RATE_LIMIT", "1000000 per minute")
+os.environ.setdefault("SCORING_CHAT_RATE_LIMIT", "1000000 per minute")
+
 if os.environ.get("SCORING_TEST_RECORD"):  # python -m tests.recorded.record
     Flask.__call__ = recording_call(Flask.__call__, os.environ["SCORING_TEST_RECORD"])
 

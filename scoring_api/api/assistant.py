@@ -18,16 +18,17 @@ from .body import read_json, request_lang
 
 log = logging.getLogger(__name__)
 
-bp = Blueprint("assistant", __name__, url_prefix="/api/v1")
+tools_bp = Blueprint("tools", __name__, url_prefix="/api/v1")
+chat_bp = Blueprint("chat", __name__, url_prefix="/api/v1")
 
 
-@bp.get("/tools")
+@tools_bp.get("/tools")
 def tools():
     """The OpenAI ``tools`` array, one strict function per scoring operation."""
     return jsonify(tool_definitions())
 
 
-@bp.post("/tools/<name>")
+@tools_bp.post("/tools/<name>")
 def run_tool(name: str):
     """Execute one tool call: the function's arguments as the body."""
     lang = request_lang()
@@ -80,7 +81,7 @@ def check_chat_key(config, authorization: str | None) -> None:
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
 
 
-@bp.post("/chat")
+@chat_bp.post("/chat")
 def chat_view():
     """アイちゃん answers the conversation, calling the scoring tools as she needs."""
     lang = request_lang()

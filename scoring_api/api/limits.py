@@ -1,0 +1,77 @@
+"""Rate limits per client (flask-limiter): the scoring API and the tools, and the chat, each
+within its own limit; beyond it a JSON 429 with ``Retry-After``.
+
+A client is its chat key when it sends one (hashed: the storage never holds a key), else
+its address. ``X-Forwarded-For`` is believed only from the proxies listed in
+``SCORING_TRUSTED_PROXIES``. Counts live in memory, or in Redis when
+``SCORING_RATELIMIT_STORAGE_URI`` is a ``redis://`` URI, so that several instances share
+them (if Redis cannot be reached, each instance counts in memory until it can).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+
+from flask import Blueprint, Flask, current_app, request
+from flask_limiter import Limiter, RateLimitExceeded
+
+from ..errors import ApiError, api_error_body
+from ..i18n import t
+from .errors import response_lang
+
+
+def client_id() -> str:
+    """Who is asking: ``key:<hash>`` for a bearer key, else ``ip:<address>``."""
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and key.strip():
+        return "key:" + hashlib.sha256(key.strip().encode("utf-8", "replace")).hexdigest()[:32]
+    return "ip:" + client_address()
+
+
+def client_address() -> str:
+    """The address that sent the request: the connection's, or, when the connection comes
+    from a trusted proxy, the last address in ``X-Forwarded-For`` that is not one."""
+    trusted = current_app.config["TRUSTED_PROXIES"]
+    address = request.remote_addr or "-"
+    if not trusted or address not in trusted.split(","):
+        return address
+    proxies = set(trusted.split(","))
+    forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",") if part.strip()]
+    for hop in reversed(forwarded):
+        if hop not in proxies:
+            return hop
+    return address
+
+
+def _too_many(error: RateLimitExceeded):
+    """A breached limit as the service's JSON 429, saying when to come back."""
+    lang = response_lang()
+    current = current_app.extensions["rate_limits"].current_limit
+    seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 60
+    rate = error.limit.limit
+    if rate.multiples == 1:
+        per = t(f"errors.rate_units.{rate.GRANULARITY.name}", lang)
+    else:
+        per = f"{rate.multiples} " + t(f"errors.rate_units.{rate.GRANULARITY.name}s", lang)
+    refusal = ApiError(429, "rate_limited", "errors.rate_limited", seconds=seconds, amount=rate.amount, per=per)
+    return api_error_body(refusal, lang), 429, {"Retry-After": str(seconds)}
+
+
+def limit_requests(app: Flask, scoring: list[Blueprint], chat: Blueprint) -> None:
+    """Put the scoring limit on the ``scoring`` blueprints and the chat limit on ``chat``."""
+    config = app.config
+    limiter = Limiter(
+        client_id,
+        app=app,
+        storage_uri=config["RATELIMIT_STORAGE_URI"] or "memory://",
+        strategy="fixed-window",
+        in_memory_fallback_enabled=True,
+        key_prefix="scoring",
+    )
+    app.extensions["rate_limits"] = limiter
+    app.register_error_handler(RateLimitExceeded, _too_many)
+    for blueprint in scoring:  # one count across every scorer and tool
+        limiter.shared_limit(config["RATE_LIMIT"], scope="scoring")(blueprint)
+    limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(chat)
