@@ -203,6 +203,10 @@ SETTINGS: dict[str, Setting] = {
     "CORS_ORIGINS": Setting(None, _origins, "browser origins that may call the scoring API and the tools"),
     "RATE_LIMIT": Setting("600 per minute", _rate, "requests a client may make to the scorers and tools"),
     "CHAT_RATE_LIMIT": Setting("10 per minute", _rate, "chats a client may start"),
+    "CHAT_TOKEN_BUDGET": Setting(
+        200_000, _integer(1_000, 100_000_000, " of tokens"), "model tokens one client may spend on the chat a day"
+    ),
+    "CHAT_MAX_IN_FLIGHT": Setting(4, _integer(1, 256), "chats one worker runs at once; more get a 429"),
     "TRUSTED_PROXIES": Setting(None, _addresses, "proxies whose X-Forwarded-For names the client"),
     "RATELIMIT_STORAGE_URI": Setting(
         None, _storage, "where the limits count: memory (default) or a Redis shared by every instance", secret=True

@@ -27,8 +27,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def reply(text):
-    return {"kind": "message", "message": {"role": "assistant", "content": text}}
+def reply(text, tokens=2):
+    """The model answers ``text``, reporting ``tokens`` used (``usage.total_tokens``)."""
+    return {"kind": "message", "message": {"role": "assistant", "content": text}, "tokens": tokens}
 
 
 def calls(*pairs):
@@ -138,7 +139,7 @@ class FakeModel:
                     return self._send(step["code"], {"error": {"message": "scripted failure", "type": "server_error"}})
                 if step["kind"] == "garbage":
                     return self._send_raw(200, b"<html>not json</html>", "application/json")
-                return self._send(200, _completion(step["message"]))
+                return self._send(200, _completion(step["message"], step.get("tokens", 2)))
 
             def _send(self, code, payload):
                 self._send_raw(code, json.dumps(payload).encode(), "application/json")
@@ -156,7 +157,7 @@ class FakeModel:
         return Handler
 
 
-def _completion(message: dict) -> dict:
+def _completion(message: dict, tokens: int = 2) -> dict:
     finish = "tool_calls" if isinstance(message, dict) and message.get("tool_calls") else "stop"
     return {
         "id": "chatcmpl-fake",
@@ -164,5 +165,5 @@ def _completion(message: dict) -> dict:
         "created": 0,
         "model": "fake-model",
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        "usage": {"prompt_tokens": tokens - 1, "completion_tokens": 1, "total_tokens": tokens},
     }

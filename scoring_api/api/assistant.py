@@ -90,8 +90,11 @@ def chat_view():
     prompts = current_app.extensions.get("prompts")
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
+    allowance = current_app.extensions["chat_allowance"]
+    allowance.check_budget()
     try:
-        result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts)
+        with allowance.slot():
+            result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts, allowance.spend)
     except ChatFailure as failure:
         log.warning("chat failed: %s (%d)", failure.code, failure.status)  # no text, no key
         params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}

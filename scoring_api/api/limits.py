@@ -1,5 +1,6 @@
 """Rate limits per client (flask-limiter): the scoring API and the tools, and the chat, each
-within its own limit; beyond it a JSON 429 with ``Retry-After``.
+within its own limit; the chat also within a daily token budget and a number of chats
+running at once. Beyond any of them, a JSON 429 with ``Retry-After``.
 
 A client is its chat key when it sends one (hashed: the storage never holds a key), else
 its address. ``X-Forwarded-For`` is believed only from the proxies listed in
@@ -12,10 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import time
+from contextlib import contextmanager
 
 from flask import Blueprint, Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
+from limits import RateLimitItemPerDay
 
 from ..errors import ApiError, api_error_body
 from ..i18n import t
@@ -71,7 +75,57 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: Blueprint) -> Non
         key_prefix="scoring",
     )
     app.extensions["rate_limits"] = limiter
+    app.extensions["chat_allowance"] = ChatAllowance(limiter, config["CHAT_TOKEN_BUDGET"], config["CHAT_MAX_IN_FLIGHT"])
     app.register_error_handler(RateLimitExceeded, _too_many)
     for blueprint in scoring:  # one count across every scorer and tool
         limiter.shared_limit(config["RATE_LIMIT"], scope="scoring")(blueprint)
     limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(chat)
+
+
+class ChatAllowance:
+    """What one client may spend on the chat: a daily token budget, counted from the usage
+    the model reports (in the limits' storage, so instances sharing Redis share it), and
+    at most ``CHAT_MAX_IN_FLIGHT`` chats running at once in this worker."""
+
+    def __init__(self, limiter: Limiter, budget: int, in_flight: int) -> None:
+        self.limiter = limiter
+        self.budget = RateLimitItemPerDay(budget)
+        self.running = threading.BoundedSemaphore(in_flight)
+
+    def check_budget(self) -> None:
+        """A 429 ``chat_budget_spent`` once today's tokens are used up."""
+        if not self.limiter.limiter.test(self.budget, "chat-tokens", client_id()):
+            reset, _ = self.limiter.limiter.get_window_stats(self.budget, "chat-tokens", client_id())
+            seconds = max(1, math.ceil(reset - time.time()))
+            raise ApiError(
+                429,
+                "chat_budget_spent",
+                "assistant.chat_budget_spent",
+                headers={"Retry-After": str(seconds)},
+                budget=self.budget.amount,
+                seconds=seconds,
+            )
+
+    def spend(self, tokens: int) -> None:
+        if tokens > 0:
+            self.limiter.limiter.hit(self.budget, "chat-tokens", client_id(), cost=tokens)
+
+    @contextmanager
+    def slot(self):
+        """One of this worker's chat slots, or a 429 ``chat_busy`` when all are taken."""
+        if not self.running.acquire(blocking=False):
+            raise ApiError(
+                429,
+                "chat_busy",
+                "assistant.chat_busy",
+                headers={"Retry-After": str(BUSY_SECONDS)},
+                seconds=BUSY_SECONDS,
+            )
+        try:
+            yield
+        finally:
+            self.running.release()
+
+
+#: When a client told the chat is busy should come back.
+BUSY_SECONDS = 5

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -121,6 +122,7 @@ class ModelCall:
 class ModelMessage:
     content: str | None
     tool_calls: list[ModelCall]
+    tokens: int = 0  # the usage the model reported (total_tokens; 0 when it reported none)
 
 
 class Deadline:
@@ -185,7 +187,18 @@ def read_message(document) -> ModelMessage:
         if raw.get("type", "function") != "function":
             raise _bad_response()
         calls.append(ModelCall(call_id, name, arguments))
-    return ModelMessage(content, calls)
+    return ModelMessage(content, calls, _tokens(document.get("usage")))
+
+
+def _tokens(usage) -> int:
+    """``usage.total_tokens``, or prompt plus completion tokens; 0 when not reported."""
+    if not isinstance(usage, dict):
+        return 0
+    total = usage.get("total_tokens")
+    if not (isinstance(total, int) and not isinstance(total, bool)):
+        parts = [usage.get("prompt_tokens"), usage.get("completion_tokens")]
+        total = sum(p for p in parts if isinstance(p, int) and not isinstance(p, bool))
+    return min(max(total, 0), 10**9)
 
 
 def _read_body(response, deadline: Deadline) -> bytes:
@@ -290,8 +303,15 @@ def _log_name(name: str) -> str:
     return name if name in tool_names() else "(unknown tool)"
 
 
-def chat(messages: list[dict], lang: str, settings: ChatSettings, prompts: Prompts) -> ChatResult:
-    """Answer the conversation; tool calls are executed until the model replies."""
+def chat(
+    messages: list[dict],
+    lang: str,
+    settings: ChatSettings,
+    prompts: Prompts,
+    spend: Callable[[int], None] | None = None,
+) -> ChatResult:
+    """Answer the conversation; tool calls are executed until the model replies. ``spend``
+    is told the tokens of each model reply as it arrives (the chat's budget)."""
     if not settings.api_key:
         raise ChatFailure(503, "chat_unconfigured")
     deadline = Deadline(settings.deadline)
@@ -302,17 +322,20 @@ def chat(messages: list[dict], lang: str, settings: ChatSettings, prompts: Promp
         max_retries=0,  # retried in _complete, within the deadline
     )
     try:
-        return _chat(client, messages, lang, settings, prompts, deadline)
+        return _chat(client, messages, lang, settings, prompts, deadline, spend or (lambda tokens: None))
     finally:
         client.close()
 
 
-def _chat(client, messages, lang, settings: ChatSettings, prompts: Prompts, deadline: Deadline) -> ChatResult:
+def _chat(
+    client, messages, lang, settings: ChatSettings, prompts: Prompts, deadline: Deadline, spend: Callable[[int], None]
+) -> ChatResult:
     conversation = [{"role": "system", "content": prompts.system_for(lang)}, *messages]
     result = ChatResult(reply="")
     for round_number in range(1, settings.max_rounds + 1):
         result.rounds = round_number
         message = _complete(client, settings, conversation, deadline)
+        spend(message.tokens)
         if not message.tool_calls:
             if not isinstance(message.content, str) or not message.content.strip():
                 raise _bad_response()

@@ -12,7 +12,7 @@ import pytest
 
 from scoring_api import SettingsError, create_app
 from tests.conftest import make_chat_app
-from tests.fake_openai import reply
+from tests.fake_openai import reply, sleep
 
 BODY = {"players": [{"name": "A", "cards": [{"color": "red", "value": 2}]}]}
 SCORE = "/api/v1/apero/score"
@@ -161,3 +161,66 @@ def test_two_instances_share_one_limit_through_redis(redis_uri):
 def test_an_unreachable_redis_is_no_5xx():
     client = limited(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_free_port()}/0", RATE_LIMIT="2 per minute")
     assert [score(client).status_code for _ in range(3)] == [200, 200, 429]  # counted in memory meanwhile
+
+
+QUESTION = {"messages": [{"role": "user", "content": "?"}]}
+
+
+def test_the_chat_stops_when_todays_tokens_are_spent(fake_model):
+    client = make_chat_app(fake_model, CHAT_TOKEN_BUDGET=1000).test_client()
+    fake_model.play(reply("one", tokens=800), reply("two", tokens=800), reply("three"))
+    assert client.post("/api/v1/chat", json=QUESTION).status_code == 200  # 800 of 1000
+    assert client.post("/api/v1/chat", json=QUESTION).status_code == 200  # some left: 1600
+    refused = client.post("/api/v1/chat?lang=en", json=QUESTION)
+    assert refused.status_code == 429
+    seconds = int(refused.headers["Retry-After"])
+    assert 1 <= seconds <= 86400
+    assert refused.get_json()["error"] == {
+        "code": "chat_budget_spent",
+        "message": f"Today's chat budget (1000 tokens) is used up; the chat opens again in {seconds} seconds.",
+        "details": {},
+    }
+    assert len(fake_model.requests) == 2
+    assert score(client).status_code == 200  # the scorers are not on the budget
+
+
+def test_each_key_has_its_own_budget(fake_model):
+    keys = "budget-key-one-0123456,budget-key-two-0123456"
+    client = make_chat_app(fake_model, CHAT_OPEN=False, API_KEYS=keys, CHAT_TOKEN_BUDGET=1000).test_client()
+    fake_model.play(reply("one", tokens=1500), reply("two"))
+    first, second = ({"Authorization": f"Bearer {key}"} for key in keys.split(","))
+    assert client.post("/api/v1/chat", json=QUESTION, headers=first).status_code == 200
+    assert client.post("/api/v1/chat", json=QUESTION, headers=first).status_code == 429
+    assert client.post("/api/v1/chat", json=QUESTION, headers=second).status_code == 200
+
+
+def test_instances_share_the_budget_through_redis(fake_model, redis_uri):
+    settings = {"CHAT_TOKEN_BUDGET": 1000, "RATELIMIT_STORAGE_URI": redis_uri}
+    first = make_chat_app(fake_model, **settings).test_client()
+    second = make_chat_app(fake_model, **settings).test_client()
+    forwarded = {"X-Forwarded-For": "192.0.2.1"}  # the same address for both (no proxy trusted)
+    fake_model.play(reply("one", tokens=1200))
+    key = {"Authorization": f"Bearer budget-shared-{time.time_ns()}", **forwarded}
+    assert first.post("/api/v1/chat", json=QUESTION, headers=key).status_code == 200
+    assert second.post("/api/v1/chat", json=QUESTION, headers=key).status_code == 429
+
+
+def test_a_worker_runs_at_most_its_chats_in_flight(fake_model):
+    import threading
+
+    app = make_chat_app(fake_model, CHAT_MAX_IN_FLIGHT=1, CHAT_TIMEOUT=5.0, CHAT_DEADLINE=5.0)
+    fake_model.play(sleep(None))  # the first chat waits until the test lets it go
+    answers = {}
+    first = threading.Thread(target=lambda: answers.update(first=app.test_client().post("/api/v1/chat", json=QUESTION)))
+    first.start()
+    deadline = time.monotonic() + 5
+    while not fake_model.requests and time.monotonic() < deadline:
+        time.sleep(0.01)
+    busy = app.test_client().post("/api/v1/chat?lang=ja", json=QUESTION)
+    assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
+    assert busy.get_json()["error"]["message"] == "いまチャットが混み合っています。5 秒後にもう一度お試しください。"
+    fake_model.play(reply("done"))  # wakes the first chat's model request
+    first.join(timeout=10)
+    assert answers["first"].status_code == 200
+    fake_model.play(reply("again"))
+    assert app.test_client().post("/api/v1/chat", json=QUESTION).status_code == 200  # the slot is free again
