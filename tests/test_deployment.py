@@ -1,0 +1,54 @@
+"""The container runs what the Procfile runs, as a non-root user, with a health check.
+
+No test here builds the image (there is no Docker daemon on the test machines); these
+tests keep the Dockerfile in step with the Procfile and with what the README promises."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def instructions() -> list[tuple[str, str]]:
+    """``(INSTRUCTION, arguments)`` with continuation lines joined and comments left out."""
+    joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
+    found = []
+    for line in joined.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            found.append((word.upper(), rest.strip()))
+    return found
+
+
+def test_the_container_runs_the_procfiles_command():
+    web = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    [cmd] = [rest for word, rest in instructions() if word == "CMD"]
+    shell = json.loads(cmd)
+    assert shell[:2] == ["sh", "-c"]
+    assert shell[2] == "exec " + web.removeprefix("web:").strip()
+
+
+def test_it_runs_as_a_user_that_is_not_root():
+    users = [rest for word, rest in instructions() if word == "USER"]
+    assert users and users[-1] not in ("root", "0")
+
+
+def test_it_checks_its_health_on_healthz():
+    [check] = [rest for word, rest in instructions() if word == "HEALTHCHECK"]
+    assert "/healthz" in check and "--timeout=" in check
+
+
+def test_it_starts_from_a_slim_python_of_the_supported_version():
+    [base] = [rest for word, rest in instructions() if word == "FROM"]
+    assert re.fullmatch(r"python:3\.1[1-9]-slim", base)
+    assert 'requires-python = ">=3.11"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_the_image_holds_no_tests_or_local_state():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", "tests", "**/__pycache__"} <= set(ignored)
