@@ -9,7 +9,7 @@ given), then, each run bounded in time and loopback only:
 1. ``--rounds`` rounds in which every scoring endpoint, and /healthz, runs for
    ``--seconds`` with ``--connections`` keep-alive connections: the median over the rounds
    of requests per second, p50 and p99 latency, and each endpoint's throughput as a share
-   of /healthz's in the same round (target: at least 80%). Rounds interleave the endpoints
+   of /healthz's in the same round (target: at least 50%; p99 under 25 ms). Rounds interleave the endpoints
    so that a drift of the machine's speed hits all of them alike;
 2. a mixed run of every scoring endpoint together for ``--mix-seconds`` (default 20 s).
 Every request is valid (benchmarks/requests.json), so any non-2xx answer or socket error
@@ -34,6 +34,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Each scoring endpoint keeps at least this share of /healthz's throughput (issue 15).
+TARGET_SHARE = 0.5
+
 REQUESTS = json.loads((ROOT / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
 REQUESTS.pop("_comment", None)
 
@@ -186,9 +189,9 @@ def main() -> int:
                 )
             scoring = {k: v for k, v in ratios.items() if k != "GET /healthz"}
             if scoring:
-                below = sorted(k for k, v in scoring.items() if v < 0.8)
+                below = sorted(k for k, v in scoring.items() if v < TARGET_SHARE)
                 print(
-                    f"lowest scoring/healthz ratio: {min(scoring.values()):.0%} (target >= 80%); "
+                    f"lowest scoring/healthz ratio: {min(scoring.values()):.0%} (target >= {TARGET_SHARE:.0%}); "
                     f"{len(scoring) - len(below)} of {len(scoring)} endpoints meet it"
                 )
         mix = [(k.split(" ", 1)[0], k.split(" ", 1)[1], v) for k, v in REQUESTS.items()]
