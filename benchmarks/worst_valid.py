@@ -4,7 +4,8 @@ request within the limits can cost (figures are printed; no test is timed).
     python benchmarks/worst_valid.py [--runs 5]
 
 Each request is built at the schemas' limits and must be answered 200: Apero with all 10
-sets dealt to 20 players and with one player holding all 10 sets, a Pedro game of 200
+sets dealt to 20 players and with one player holding all 10 sets, Apero advice with 20
+players and 20 table cards at 10 sets, a Pedro game of 200
 hands each with 24 captured cards (and one with points given), an Applejack orchard of 19
 tiles with 7 varieties, Fairy & Black Box with 5 players holding the 15 treasures. It
 prints the best of ``--runs`` runs through the WSGI app (Flask test client), in ms.
@@ -41,6 +42,18 @@ def apero_dealt() -> dict:
     random.Random(1).shuffle(cards)
     players = [{"name": f"P{i}", "cards": [{"color": c, "value": v} for c, v in cards[i::20]]} for i in range(20)]
     return {"sets": 10, "players": players}
+
+
+def apero_pick() -> dict:
+    """10 sets: 20 players holding 17 cards each, 20 cards on the table."""
+    cards = APERO_SET * 10
+    random.Random(3).shuffle(cards)
+    players = [
+        {"name": f"P{i}", "cards": [{"color": c, "value": v} for c, v in cards[17 * i : 17 * (i + 1)]]}
+        for i in range(20)
+    ]
+    table = [{"color": c, "value": v} for c, v in cards[340:360]]
+    return {"sets": 10, "players": players, "me": "P0", "table": table}
 
 
 def apero_one_hand() -> dict:
@@ -92,6 +105,7 @@ def fairy_score() -> dict:
 CASES = {
     "apero: 10 sets dealt to 20 players": ("/api/v1/apero/score", apero_dealt),
     "apero: one hand of all 10 sets (360 cards)": ("/api/v1/apero/score", apero_one_hand),
+    "apero pick: 10 sets, 20 players, 20 table cards": ("/api/v1/apero/pick", apero_pick),
     "pedro game: 200 hands of 24 captured cards": ("/api/v1/pedro/game", lambda: pedro_game(True)),
     "pedro game: 200 hands of points": ("/api/v1/pedro/game", lambda: pedro_game(False)),
     "applejack final: 19 tiles, 7 varieties": ("/api/v1/applejack/final", applejack_final),

@@ -7,10 +7,15 @@ and explains each colour, each total and the winners with the catalogue's senten
 
 from __future__ import annotations
 
-from ..games import apero
-from ..i18n import join_list, t
+from ..games import apero, apero_pick
+from ..i18n import join_list, sentences, t
 from ..operation import Operation, operation
-from ..schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
+from ..schemas.apero import (
+    AperoPickRequestSchema,
+    AperoPickResponseSchema,
+    AperoScoreRequestSchema,
+    AperoScoreResponseSchema,
+)
 
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []
@@ -27,6 +32,8 @@ def _display_facts(facts: dict, lang: str) -> dict:
         shown["color_name"] = _color_name(facts["color"], lang)
     if "values" in facts:
         shown["values"] = " ".join(str(v) for v in facts["values"])
+    if "names" in facts:
+        shown["names_text"] = join_list(facts["names"], lang)
     return shown
 
 
@@ -93,4 +100,65 @@ def score(request: dict, lang: str) -> dict:
         "players": [_player(hand, lang) for hand in game.players],
         "winners": list(game.winners),
         "explanation": t(winners_key, lang, names=join_list(game.winners, lang), total=game.top),
+    }
+
+
+def _option(option: apero_pick.PickOption, lang: str) -> dict:
+    """One table card: what it gives me, what it would give each opponent, in a sentence or two."""
+    color, value = option.card
+    label = _color_name(color, lang)
+    parts = [
+        t(
+            "apero.pick_option",
+            lang,
+            color_name=label,
+            value=value,
+            gain=option.gain,
+            expression=option.color.expression,
+            score=option.color.score,
+        )
+    ]
+    if option.denied > 0:
+        rival = next(name for name, gain in option.gains if gain == option.denied)  # the first, in request order
+        parts.append(t("apero.pick_denied", lang, rival=rival, denied=option.denied))
+    return {
+        "card": {"color": color, "value": value},
+        "label": label,
+        "gain": option.gain,
+        "score": option.color.score,
+        "expression": option.color.expression,
+        "gains": [{"name": name, "gain": gain} for name, gain in option.gains],
+        "explanation": sentences(parts, lang),
+    }
+
+
+@operation(
+    OPERATIONS,
+    operation_id="apero_pick",
+    method="POST",
+    path="/apero/pick",
+    request=AperoPickRequestSchema,
+    response=AperoPickResponseSchema,
+    tag="apero",
+    display_facts=_display_facts,
+    summary="Apero advice: what each table card would add to my score and to each opponent's.",
+    description=(
+        "Call when a player asks which Apero (アペロ) card to take: give every player's cards so far, "
+        "`me` and the face-up `table`. Returns one option per distinct table card with my exact gain, "
+        "each opponent's gain, my new formula, ranked best first."
+    ),
+)
+def pick(request: dict, lang: str) -> dict:
+    players = [(player["name"], player["cards"]) for player in request["players"]]
+    options = apero_pick.pick(players, request["me"], request["table"], request["sets"])
+    best = options[0]
+    color, value = best.card
+    return {
+        "sets": request["sets"],
+        "me": request["me"],
+        "best": {"color": color, "value": value},
+        "options": [_option(option, lang) for option in options],
+        "explanation": t(
+            "apero.pick_best", lang, me=request["me"], color_name=_color_name(color, lang), value=value, gain=best.gain
+        ),
     }

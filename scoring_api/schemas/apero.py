@@ -98,3 +98,79 @@ class AperoScoreResponseSchema(StrictSchema):
         fields.String(), required=True, metadata={"description": "Highest total; ties share the win."}
     )
     explanation = fields.String(required=True)
+
+
+# -- Which card to take -----------------------------------------------------------------
+
+MAX_TABLE = 20  # face-up cards on the table
+
+
+class CollectorSchema(StrictSchema):
+    name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
+    cards = ItemList(
+        fields.Nested(CardSchema),
+        required=True,
+        validate=validate.Length(0, MAX_CARDS_PER_PLAYER),
+        metadata={"description": "The cards the player has taken so far (none at the start)."},
+    )
+
+
+class AperoPickRequestSchema(StrictSchema):
+    sets = integer(
+        load_default=1,
+        validate=validate.Range(1, MAX_SETS),
+        metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
+    )
+    players = ItemList(
+        fields.Nested(CollectorSchema),
+        required=True,
+        validate=validate.Length(1, MAX_PLAYERS),
+        metadata={"description": "Every player with the cards taken so far."},
+    )
+    me = text(required=True, metadata={"description": "The name of the player asking.", "examples": ["Aki"]})
+    table = ItemList(
+        fields.Nested(CardSchema),
+        required=True,
+        validate=validate.Length(1, MAX_TABLE),
+        metadata={"description": "The cards face up on the table."},
+    )
+
+
+class CardOutSchema(StrictSchema):
+    color = fields.String(required=True, metadata={"description": "Colour id."})
+    value = integer(required=True)
+
+
+class RivalGainSchema(StrictSchema):
+    name = fields.String(required=True)
+    gain = integer(required=True, metadata={"description": "What the card would add to this player's score."})
+
+
+class PickOptionSchema(StrictSchema):
+    card = fields.Nested(CardOutSchema, required=True)
+    label = fields.String(required=True, metadata={"description": "Colour name in the requested language."})
+    gain = integer(
+        required=True, metadata={"description": "My score with the card minus my score now (may be negative)."}
+    )
+    score = integer(required=True, metadata={"description": "My score of the card's colour with the card."})
+    expression = fields.String(required=True, metadata={"description": "A formula reaching that colour score."})
+    gains = fields.List(
+        fields.Nested(RivalGainSchema),
+        required=True,
+        metadata={"description": "The card's gain for every other player."},
+    )
+    explanation = fields.String(required=True)
+
+
+class AperoPickResponseSchema(StrictSchema):
+    sets = integer(required=True)
+    me = fields.String(required=True)
+    best = fields.Nested(CardOutSchema, required=True, metadata={"description": "The card of the first option."})
+    options = fields.List(
+        fields.Nested(PickOptionSchema),
+        required=True,
+        metadata={
+            "description": "One per distinct table card: by gain, then the largest gain it denies, then deck order."
+        },
+    )
+    explanation = fields.String(required=True)
