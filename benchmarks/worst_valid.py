@@ -89,6 +89,22 @@ def applejack_final() -> dict:
     return {"orchard": {"tiles": tiles}, "supply": 10000}
 
 
+def applejack_placements() -> dict:
+    """18 tiles placed, the 19th to place with one beehive (6 rotations), enough honey."""
+    orchard = applejack_final()["orchard"]
+    orchard["tiles"] = orchard["tiles"][:18]
+    return {
+        "orchard": orchard,
+        "tile": {"apples": {"red": 10}, "blossoms": 2, "beehives": ["e"], "price": 3},
+        "supply": 100,
+    }
+
+
+def applejack_placements_empty() -> dict:
+    """An empty orchard: all 19 fields, 6 rotations and the pasture."""
+    return {"orchard": {"tiles": []}, "tile": {"apples": {"red": 10}, "beehives": ["e"], "price": 3}, "supply": 100}
+
+
 def fairy_score() -> dict:
     players = [
         {
@@ -109,6 +125,8 @@ CASES = {
     "pedro game: 200 hands of 24 captured cards": ("/api/v1/pedro/game", lambda: pedro_game(True)),
     "pedro game: 200 hands of points": ("/api/v1/pedro/game", lambda: pedro_game(False)),
     "applejack final: 19 tiles, 7 varieties": ("/api/v1/applejack/final", applejack_final),
+    "applejack placements: 18 tiles placed, the 19th": ("/api/v1/applejack/placements", applejack_placements),
+    "applejack placements: an empty orchard": ("/api/v1/applejack/placements", applejack_placements_empty),
     "fairy score: 5 players, 15 treasures": ("/api/v1/fairy-black-box/score", fairy_score),
 }
 

@@ -6,8 +6,8 @@ explains every number with the catalogue's sentences (``messages/applejack.yaml`
 
 from __future__ import annotations
 
-from ..games import applejack
-from ..i18n import join_list, t
+from ..games import applejack, applejack_advice
+from ..i18n import join_list, sentences, t
 from ..operation import Operation, operation
 from ..schemas import applejack as schemas
 
@@ -307,3 +307,64 @@ def starting_honey(request: dict, lang: str) -> dict:
         seats = [t("applejack.seat", lang, seat=seat, honey=h) for seat, h in enumerate(honey, start=1)]
         explanation = t("applejack.starting", lang, players=players, seats=join_list(seats, lang))
     return {"players": players, "honey": list(honey), "explanation": explanation}
+
+
+# -- Where to place a tile ---------------------------------------------------------------
+
+#: How many of the best options the explanation walks through.
+EXPLAINED = 3
+
+
+def _placement_option(option: applejack_advice.PlacementOption) -> dict:
+    return {
+        "field": option.field,
+        "rotation": option.rotation,
+        "beehives": list(option.edges),
+        "pay": option.pay,
+        "honey_now": option.honey_now,
+        "final_if_now": option.final_if_now,
+    }
+
+
+def _advice_sentence(rank: int, option: applejack_advice.PlacementOption, lang: str) -> str:
+    if not option.pay:
+        return t(
+            "applejack.advice_pasture",
+            lang,
+            rank=rank,
+            field=option.field,
+            honey_now=option.honey_now,
+            final=option.final_if_now,
+        )
+    return t(
+        "applejack.advice_tree",
+        lang,
+        rank=rank,
+        field=option.field,
+        edges_text=join_list([_edge(edge, lang) for edge in option.edges], lang),
+        honey_now=option.honey_now,
+        final=option.final_if_now,
+    )
+
+
+@operation(
+    OPERATIONS,
+    operation_id="applejack_placements",
+    method="POST",
+    path="/applejack/placements",
+    request=schemas.ApplejackPlacementsRequestSchema,
+    response=schemas.ApplejackPlacementsResponseSchema,
+    tag=TAG,
+    display_facts=_display_facts,
+    summary="Applejack advice: every field, rotation and side for a tile, ranked by the final score.",
+    description=(
+        "Call when a player asks where to place an Applejack tile: give the orchard, the tile as printed "
+        "(beehives at rotation 0, price) and the honey held. Returns every empty field, distinct rotation "
+        "and side with the honey now and the final score if the game ended then, best first."
+    ),
+)
+def placements(request: dict, lang: str) -> dict:
+    options = applejack_advice.placements(request["orchard"], request["tile"], request["supply"])
+    shown = [_placement_option(option) for option in options]
+    explained = [_advice_sentence(rank, option, lang) for rank, option in enumerate(options[:EXPLAINED], start=1)]
+    return {"best": shown[0], "options": shown, "explanation": sentences(explained, lang)}

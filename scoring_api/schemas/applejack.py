@@ -289,3 +289,67 @@ class ApplejackStartingHoneyResponseSchema(StrictSchema):
     players = integer(required=True)
     honey = fields.List(integer(), required=True, metadata={"description": "Honey by seat, first player first."})
     explanation = fields.String(required=True)
+
+
+# -- Where to place a tile ----------------------------------------------------------------
+
+
+class ApplejackPrintedTileSchema(StrictSchema):
+    """A tree tile as printed, before it is placed: no field, beehives at rotation 0."""
+
+    apples = fields.Dict(
+        keys=fields.String(),
+        values=integer(validate=validate.Range(0, MAX_APPLES)),
+        validate=MaxProperties(applejack.MAX_VARIETIES),
+        metadata={"description": 'Apples per variety id, e.g. {"red": 2}.', "maxProperties": applejack.MAX_VARIETIES},
+    )
+    blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS), metadata={"description": "Blossoms shown."})
+    beehives = ItemList(
+        fields.String(validate=validate.OneOf(EDGES)),
+        required=True,
+        validate=validate.Length(1, len(EDGES)),
+        metadata={"description": "Edges showing a beehive, as printed (rotation 0). " + EDGE_TEXT, "uniqueItems": True},
+    )
+    price = integer(
+        required=True,
+        validate=validate.Range(0, MAX_PRICE),
+        metadata={"description": "The number on the tile's beehives = its price in honey."},
+    )
+
+    @post_load
+    def to_tile(self, tile, **_):
+        return applejack.Tile(
+            0, tile.get("apples", {}), tile.get("blossoms", 0), tuple(tile["beehives"]), tile["price"]
+        )
+
+
+class ApplejackPlacementsRequestSchema(StrictSchema):
+    orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": "The orchard now."})
+    tile = fields.Nested(ApplejackPrintedTileSchema, required=True, metadata={"description": "The tile taken."})
+    supply = integer(
+        required=True,
+        validate=validate.Range(0, MAX_SUPPLY),
+        metadata={"description": "Honey the player holds now (the tree side needs its price)."},
+    )
+
+
+class ApplejackPlacementOptionSchema(StrictSchema):
+    field = integer(required=True)
+    rotation = integer(required=True, metadata={"description": "Clockwise steps from the tile as printed."})
+    beehives = fields.List(fields.String(), required=True, metadata={"description": "Beehive edges as placed."})
+    pay = fields.Boolean(required=True, metadata={"description": "true: tree side, price paid; false: pasture."})
+    honey_now = integer(required=True, metadata={"description": "The placement's net honey, as /placement."})
+    final_if_now = integer(
+        required=True,
+        metadata={"description": "The final score, as /final, with the tile placed and the honey after it."},
+    )
+
+
+class ApplejackPlacementsResponseSchema(StrictSchema):
+    best = fields.Nested(ApplejackPlacementOptionSchema, required=True)
+    options = fields.List(
+        fields.Nested(ApplejackPlacementOptionSchema),
+        required=True,
+        metadata={"description": "Every empty field, distinct rotation and side: by final_if_now, then honey_now."},
+    )
+    explanation = fields.String(required=True, metadata={"description": "The top three options in sentences."})

@@ -1,0 +1,75 @@
+"""Applejack advice: where to place a tile (docs/rules/applejack.md, Where to place a tile).
+
+Every empty field, every rotation that gives a different beehive layout, and each of
+paying for the tree side (when the supply covers the price) or flipping to the pasture:
+what the placement brings now (exactly as :func:`~.applejack.place`) and the final score
+if the game ended right after it (exactly as :func:`~.applejack.final_score`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from .applejack import FinalScore, Orchard, Placement, Tile, check_orchard, final_score, place
+from .applejack_orchard import DIRECTIONS, FIELDS
+
+#: The edges clockwise from east: one rotation step turns each beehive one edge on.
+CLOCKWISE = tuple(DIRECTIONS)
+
+
+class PlacementOption(NamedTuple):
+    field: int
+    rotation: int  # clockwise steps from the tile as printed (0 for a pasture)
+    edges: tuple[str, ...]  # the beehive edges as placed, clockwise from east (none for a pasture)
+    pay: bool  # True: tree side up, price paid; False: pasture side up
+    placement: Placement
+    final: FinalScore  # with the tile placed and the supply after the placement
+
+    @property
+    def honey_now(self) -> int:
+        return self.placement.honey
+
+    @property
+    def final_if_now(self) -> int:
+        return self.final.total
+
+
+def rotated(beehives: tuple[str, ...], steps: int) -> tuple[str, ...]:
+    """Each beehive edge turned ``steps`` edges clockwise, in clockwise order from east."""
+    turned = {CLOCKWISE[(CLOCKWISE.index(edge) + steps) % len(CLOCKWISE)] for edge in beehives}
+    return tuple(edge for edge in CLOCKWISE if edge in turned)
+
+
+def layouts(beehives: tuple[str, ...]) -> dict[tuple[str, ...], int]:
+    """Every distinct beehive layout the tile can be turned to, with its fewest steps."""
+    found: dict[tuple[str, ...], int] = {}
+    for steps in range(len(CLOCKWISE)):
+        found.setdefault(rotated(beehives, steps), steps)
+    return found
+
+
+def placements(orchard: Orchard, tile: Tile, supply: int) -> tuple[PlacementOption, ...]:
+    """Every way to place ``tile`` (a tree tile as printed; its field is not read), best
+    first: by the final score if the game ended now, then by the honey it brings now, then
+    by field, rotation and paying first."""
+    check_orchard(orchard, more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0])
+    if tile.price is None or not tile.beehives or tile.pasture:
+        raise ValueError("a tree tile as printed: its price and at least one beehive (the schema asks for both)")
+    occupied = {placed.field for placed in orchard.tiles}
+    options = []
+    for field in FIELDS:
+        if field in occupied:
+            continue
+        ways = [
+            (replace(tile, field=field, beehives=edges), steps, True) for edges, steps in layouts(tile.beehives).items()
+        ]
+        ways = [way for way in ways if supply >= tile.price]
+        ways.append((Tile(field, pasture=True), 0, False))
+        for placed, steps, pay in ways:
+            placement = place(orchard, placed, pay)
+            after = replace(orchard, tiles=(*orchard.tiles, placed))
+            final = final_score(after, supply + placement.honey)
+            options.append(PlacementOption(field, steps, placed.beehives or (), pay, placement, final))
+    options.sort(key=lambda o: (-o.final_if_now, -o.honey_now, o.field, o.rotation, not o.pay))
+    return tuple(options)
