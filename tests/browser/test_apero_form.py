@@ -78,3 +78,37 @@ def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
     second = page.get_by_test_id("apero-player-1").bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"] + first["width"], "players sit side by side"
     page.screenshot(path=shots / "form.png", full_page=True)
+
+
+def test_which_card_to_take_ranks_the_table_cards_for_the_chosen_player(page, open_game, shots, fits_phone):
+    open_game("apero")
+    page.get_by_test_id("apero-p0-name").fill("Aki")
+    for color, value in OFFICIAL_EXAMPLE:
+        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
+    page.get_by_test_id("apero-add-player").click()
+    page.get_by_test_id("apero-p1-name").fill("Ben")
+    page.get_by_test_id("apero-p1-purple--2").click()
+
+    page.get_by_test_id("apero-pick-open").click()
+    page.get_by_test_id("apero-table-green-1").click()
+    page.get_by_test_id("apero-table-purple--3").click()
+
+    # Aki: purple -1 -2 -3 (9) with -3 scores (-1 + -3) × (-2 + -3) = 20 (+11); green 2 3 (6) with 1: 9 (+3)
+    expect(page.get_by_test_id("apero-pick-option-0")).to_contain_text("紫 -3")
+    expect(page.get_by_test_id("apero-pick-gain-0")).to_have_text("+11")
+    expect(page.get_by_test_id("apero-pick-option-0")).to_contain_text("Ben +8")  # -2 becomes -2 × -3 = 6
+    expect(page.get_by_test_id("apero-pick-option-1")).to_contain_text("緑 1")
+    expect(page.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")
+
+    page.get_by_test_id("apero-pick-me").select_option("1")  # now Ben chooses
+    expect(page.get_by_test_id("apero-pick-gain-0")).to_have_text("+8")
+    fits_phone()
+    page.screenshot(path=shots / "apero-pick.png", full_page=True)
+
+
+def test_a_table_card_beyond_the_deck_is_shown_at_the_table(page, open_game):
+    open_game("apero")
+    page.get_by_test_id("apero-p0-red-3").click()
+    page.get_by_test_id("apero-pick-open").click()
+    page.get_by_test_id("apero-table-red-3").click()  # one set holds a single red 3
+    expect(page.get_by_test_id("apero-table-error")).to_contain_text("赤 3")

@@ -12,7 +12,10 @@ const COLORS = [
 const MAX_PLAYERS = 20;
 
 const state = { sets: 1, players: [newPlayer()], result: null, placed: null, sentIndex: [] };
+// どれを取る？: the face-up table cards, who is choosing, and the ranked options
+const pick = { table: [], me: 0, result: null, placed: null, open: false };
 const latest = latestOnly();
+const latestPick = latestOnly();
 let root = null; // the form, re-rendered on every change
 let live = null; // the results: a live region that stays in place
 let timer = null;
@@ -29,7 +32,29 @@ function countOf(player, color, value) {
 function change(focusFallback) {
   render(focusFallback);
   clearTimeout(timer);
-  timer = setTimeout(score, 120);
+  timer = setTimeout(() => { score(); advise(); }, 120);
+}
+
+/** Which table card should `me` take: every player's gain for each (POST apero/pick). */
+async function advise() {
+  if (!pick.table.length) { pick.result = null; pick.placed = null; render(); return; }
+  if (pick.me >= state.players.length) pick.me = 0;
+  const players = state.players.map((p, i) => ({ name: playerName(p, i), cards: p.cards }));
+  const body = { sets: state.sets, players, me: players[pick.me].name, table: pick.table };
+  const answer = await latestPick(() => post('apero/pick', body));
+  if (!answer) return;
+  pick.result = answer.ok ? answer.data : null;
+  pick.placed = answer.ok ? null : placeErrors(answer.error, placePick);
+  render();
+}
+
+/** table[i] -> the table; players[k].cards -> that player's cards; me -> the chooser. */
+function placePick(path) {
+  const [head, index, field] = pathParts(path);
+  if (head === 'table') return 'table';
+  if (head === 'me') return 'me';
+  if (head === 'players' && typeof index === 'number') return field === 'name' ? `name-${index}` : `cards-${index}`;
+  return null;
 }
 
 async function score() {
@@ -123,6 +148,69 @@ function resultView() {
   ];
 }
 
+function tablePicker() {
+  return COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
+    h('span', { class: `swatch c-${color}`, 'aria-hidden': 'true' }),
+    h('span', { class: 'color-name' }, colorName(color)),
+    values.map((value) => {
+      const count = pick.table.filter((c) => c.color === color && c.value === value).length;
+      return h('button', {
+        type: 'button', class: `card c-${color}${count ? ' picked' : ''}`, id: `apero-table-${color}-${value}`,
+        testid: `apero-table-${color}-${value}`,
+        'aria-label': t('apero.pick.addCard', { card: cardText({ color, value }), count }),
+        onclick: () => { pick.table.push({ color, value }); change(); },
+      }, h('span', { class: 'value' }, String(value)), h('span', { class: 'count', 'aria-hidden': 'true' }, count ? `×${count}` : ''));
+    })));
+}
+
+function tableStrip() {
+  if (!pick.table.length) return h('p', { class: 'hint' }, t('apero.pick.noTable'));
+  return h('ul', { class: 'hand', 'aria-label': t('apero.pick.table') }, pick.table.map((card, k) => h('li', null,
+    h('button', {
+      type: 'button', class: `mini-card c-${card.color}`, id: `apero-table-card-${k}`, testid: `apero-table-card-${k}`,
+      'aria-label': t('apero.pick.removeCard', { card: cardText(card) }),
+      onclick: () => { pick.table.splice(k, 1); change(k ? `apero-table-card-${k - 1}` : 'apero-pick-me'); },
+    }, String(card.value)))));
+}
+
+function optionsView() {
+  const result = pick.result;
+  if (!result) return null;
+  return h('ol', { class: 'pick-options', testid: 'apero-pick-options' }, result.options.map((option, k) => {
+    const rivals = option.gains.filter((g) => g.gain > 0).map((g) => `${g.name} ${g.gain > 0 ? '+' : ''}${g.gain}`);
+    return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `apero-pick-option-${k}` },
+      h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), `${option.label} ${option.card.value}`),
+      ' ', h('span', { class: 'total', testid: `apero-pick-gain-${k}` }, `${option.gain > 0 ? '+' : ''}${option.gain}`),
+      h('span', { class: 'unit' }, t('apero.points')),
+      k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
+      h('p', { class: 'explanation' }, option.explanation),
+      rivals.length ? h('p', { class: 'hint' }, t('apero.pick.others'), ': ', rivals.join(t('apero.pick.separator'))) : null);
+  }));
+}
+
+function pickSection() {
+  const names = state.players.map(playerName);
+  return h('details', { class: 'card-box pick', testid: 'apero-pick', open: pick.open || pick.table.length > 0,
+    ontoggle: (e) => { pick.open = e.target.open; } },
+    h('summary', { testid: 'apero-pick-open' }, t('apero.pick.title')),
+    h('p', { class: 'hint' }, t('apero.pick.intro')),
+    h('div', { class: 'row' },
+      h('label', { for: 'apero-pick-me' }, t('apero.pick.me')),
+      h('select', { id: 'apero-pick-me', testid: 'apero-pick-me', value: String(Math.min(pick.me, names.length - 1)),
+        onchange: (e) => { pick.me = Number(e.target.value); change(); } },
+      names.map((name, i) => h('option', { value: String(i) }, name)))),
+    fieldError(pick.placed, 'me', 'apero-pick-me-error'),
+    h('div', { class: 'picker' }, tablePicker()),
+    h('div', { class: 'hand-head' },
+      h('span', null, t('apero.pick.tableCount', { n: pick.table.length })),
+      pick.table.length ? h('button', { type: 'button', class: 'small secondary', testid: 'apero-table-clear',
+        onclick: () => { pick.table = []; change('apero-pick-me'); } }, t('apero.pick.clear')) : null),
+    tableStrip(),
+    fieldError(pick.placed, 'table', 'apero-table-error'),
+    errorBox(pick.placed && !pick.placed.bySlot.table && !pick.placed.bySlot.me ? pick.placed : null, 'apero-pick-error'),
+    optionsView());
+}
+
 export function render(focusFallback) {
   if (!root) return;
   rerender(root, [
@@ -138,12 +226,16 @@ export function render(focusFallback) {
     h('div', { class: 'players' }, state.players.map(playerSection)),
     state.players.length < MAX_PLAYERS ? h('button', { type: 'button', id: 'apero-add-player', testid: 'apero-add-player',
       onclick: () => { state.players.push(newPlayer()); change(); } }, t('apero.addPlayer')) : null,
+    pickSection(),
   ], focusFallback);
   live.setAttribute('aria-label', t('apero.results'));
   rerender(live, [errorBox(state.placed, 'apero-error'), resultView()]);
 }
 
-export function refresh() { if (state.players.some((p) => p.cards.length)) score(); }
+export function refresh() {
+  if (state.players.some((p) => p.cards.length)) score();
+  if (pick.table.length) advise();
+}
 
 export function mount(panel) {
   root = h('div');
