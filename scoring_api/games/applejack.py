@@ -171,7 +171,7 @@ def _check_beehives(tile: Tile) -> None:
         raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
 
-def _check_tile(tile: Tile) -> None:
+def check_tile(tile: Tile) -> None:
     """A pasture shows nothing; a tree tile's varieties have names (:func:`_is_variety_name`)
     and its beehive edges are distinct and carry the tile's price.
 
@@ -195,7 +195,7 @@ def _check_tiles(orchard: Orchard, where: tuple) -> None:
             raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=tile.field)
         used.add(tile.field)
         try:
-            _check_tile(tile)
+            check_tile(tile)
         except ApplejackError as error:
             raise error.within(*where, "tiles", index) from None
 
@@ -400,7 +400,7 @@ def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
         more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0],
     )
     try:
-        _check_tile(tile)
+        check_tile(tile)
     except ApplejackError as error:
         raise error.within("tile") from None
     occupied = orchard.tile_at(tile.field)

@@ -11,7 +11,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from .applejack import FinalScore, Orchard, Placement, Tile, check_orchard, final_score, place
+from .applejack import (
+    ApplejackError,
+    FinalScore,
+    Orchard,
+    Placement,
+    Tile,
+    check_orchard,
+    check_tile,
+    final_score,
+    place,
+)
 from .applejack_orchard import DIRECTIONS, FIELDS
 
 #: The edges clockwise from east: one rotation step turns each beehive one edge on.
@@ -56,6 +66,13 @@ def placements(orchard: Orchard, tile: Tile, supply: int) -> tuple[PlacementOpti
     check_orchard(orchard, more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0])
     if tile.price is None or not tile.beehives or tile.pasture:
         raise ValueError("a tree tile as printed: its price and at least one beehive (the schema asks for both)")
+    for index, edge in enumerate(tile.beehives):  # the tile has no field yet: its own refusal
+        if edge in tile.beehives[:index]:
+            raise ApplejackError("printed_beehive_edge_twice", ("tile", "beehives", index), edge=edge)
+    try:
+        check_tile(tile)  # variety names, as for a placed tile
+    except ApplejackError as error:
+        raise error.within("tile") from None
     occupied = {placed.field for placed in orchard.tiles}
     options = []
     for field in FIELDS:

@@ -68,3 +68,13 @@ def test_a_neighbour_without_its_beehives_is_refused_as_for_a_placement(client):
     error = client.post(URL, json=body).get_json()["error"]
     assert error["code"] == "neighbour_beehives_unknown"
     assert list(error["details"]) == ["orchard.tiles[0].beehives"]
+
+
+def test_a_beehive_edge_given_twice_is_refused_at_the_tile(client):
+    body = {**BODY, "tile": {"beehives": ["e", "w", "e"], "price": 1}}
+    error = client.post(f"{URL}?lang=en", json=body).get_json()["error"]
+    assert error == {
+        "code": "printed_beehive_edge_twice",
+        "message": "The tile taken lists a beehive on its right (e) edge twice.",
+        "details": {"tile.beehives[2]": ["The tile taken lists a beehive on its right (e) edge twice."]},
+    }
