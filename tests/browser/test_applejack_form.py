@@ -83,3 +83,24 @@ def test_a_bad_tile_is_marked_on_its_hex(page, open_game):
 
     page.get_by_test_id("aj-price").fill("2")  # fixing the tile clears the marks
     expect(page.get_by_test_id("aj-field-errors")).to_have_count(0)
+
+
+def test_where_to_place_a_tile_ranks_the_fields_and_numbers_them_on_the_orchard(page, open_game, shots):
+    open_game("applejack")
+    set_tree(page, 9, {"red": 2}, hives=["e"], price=3)
+    page.get_by_test_id("aj-supply").fill("10")
+    page.get_by_test_id("aj-taken-apples-red").fill("10")
+    page.get_by_test_id("aj-taken-hive-e").uncheck()
+    page.get_by_test_id("aj-taken-hive-w").check()
+    page.get_by_test_id("aj-taken-price").fill("3")
+    page.get_by_test_id("aj-advice-go").click()
+
+    # On field 10 the red area grows to 12 apples (9 honey at die 3, doubled 18) and the west
+    # beehive meets field 9's east one (+3, the price paid back): 18 + 10 honey held = 28.
+    best = page.get_by_test_id("aj-advice-option-0")
+    expect(best).to_contain_text("畑 10")
+    expect(best).to_contain_text("木の面（ハチミツ: 左）")
+    expect(page.get_by_test_id("aj-advice-final-0")).to_have_text("28")
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute("data-area", "1")
+    expect(page.get_by_test_id("aj-advice-result")).to_contain_text("1. 畑 10 に木の面で置く")
+    page.screenshot(path=shots / "applejack-advice.png", full_page=True)

@@ -11,7 +11,10 @@ const STORE = 'scoring.applejack';
 const state = {
   tiles: {}, selected: null, first: 'red', second: '', die: 1, times: 1, supply: 0,
   view: null, shown: 0, placed: null, sentFields: [], redo: null,
+  taken: { apples: {}, blossoms: 0, beehives: ['e'], price: 3 }, // どこに置く？: the tile in hand, as printed
 };
+/** How many of the best placements are listed (and numbered on the orchard). */
+const ADVICE_SHOWN = 5;
 const latest = latestOnly();
 const boxes = {};
 
@@ -52,6 +55,7 @@ function placeApplejack(path) {
   if (head === 'varieties' || head === 'die') return 'harvest';
   if (head === 'supply') return 'final';
   if (head === 'times') return 'blossoms';
+  if (head === 'tile' && state.view?.kind === 'advice') return 'advice';
   if (head === 'tile' || head === 'pay') return 'placement';
   return null;
 }
@@ -71,6 +75,14 @@ const harvest = () => run('harvest', 'applejack/harvest', () => ({
 }));
 const finalScore = () => run('final', 'applejack/final', () => ({ orchard: orchardBody(), supply: state.supply }));
 const blossoms = () => run('blossoms', 'applejack/blossoms', () => ({ orchard: orchardBody(), times: state.times }));
+const advise = () => run('advice', 'applejack/placements', () => ({
+  orchard: orchardBody(),
+  tile: {
+    apples: Object.fromEntries(Object.entries(state.taken.apples).filter(([, n]) => n > 0).map(([v, n]) => [varietyName(v), n])),
+    blossoms: state.taken.blossoms || 0, beehives: state.taken.beehives, price: state.taken.price ?? 0,
+  },
+  supply: state.supply ?? 0,
+}));
 const placement = () => run('placement', 'applejack/placement', () => {
   const tile = state.tiles[state.selected];
   return { orchard: orchardBody(state.selected), tile: tileBody(state.selected, tile), pay: !tile.pasture };
@@ -90,6 +102,11 @@ function edited() {
 
 function shownAreas() {
   const view = state.view;
+  if (view?.kind === 'advice') { // the best placements' fields, numbered in rank order
+    const fields = new Map();
+    view.data.options.slice(0, ADVICE_SHOWN).forEach((option) => { if (!fields.has(option.field)) fields.set(option.field, fields.size); });
+    return fields;
+  }
   const harvests = view?.kind === 'harvest' ? view.data.harvests : view?.kind === 'final' ? view.data.final_harvest : null;
   const areaOf = new Map();
   const chosen = harvests?.[state.shown];
@@ -207,7 +224,47 @@ function actions() {
         h('input', { id: 'aj-supply', testid: 'aj-supply', type: 'number', inputmode: 'numeric', min: 0, max: 10000, class: 'num-input',
           value: state.supply ?? '', oninput: (e) => { state.supply = toInt(e.target.value); } })),
       fieldError(state.placed, 'final', 'aj-final-error'),
-      h('button', { type: 'submit', id: 'aj-final-go', testid: 'aj-final-go' }, t('aj.finalGo'))));
+      h('button', { type: 'submit', id: 'aj-final-go', testid: 'aj-final-go' }, t('aj.finalGo'))),
+    adviceForm());
+}
+
+/** どこに置く？: the tile in hand as printed (beehives before turning it), and the honey held. */
+function adviceForm() {
+  const tile = state.taken;
+  return h('form', { class: 'card-box', testid: 'aj-advice-form', onsubmit: (e) => { e.preventDefault(); advise(); } },
+    h('h3', null, t('aj.advice')),
+    h('p', { class: 'hint' }, t('aj.adviceHint')),
+    h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
+      h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
+        h('label', { for: `aj-taken-apples-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), t(`aj.variety.${v}`)),
+        h('input', { id: `aj-taken-apples-${v}`, testid: `aj-taken-apples-${v}`, type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
+          value: tile.apples[v] || '', placeholder: '0', oninput: (e) => { tile.apples[v] = toInt(e.target.value) ?? 0; } }))))),
+    h('div', { class: 'row' },
+      h('span', { class: 'field' }, h('label', { for: 'aj-taken-blossoms' }, t('aj.blossoms')),
+        h('input', { id: 'aj-taken-blossoms', testid: 'aj-taken-blossoms', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
+          value: tile.blossoms || '', oninput: (e) => { tile.blossoms = toInt(e.target.value) ?? 0; } })),
+      h('span', { class: 'field' }, h('label', { for: 'aj-taken-price' }, t('aj.price')),
+        h('input', { id: 'aj-taken-price', testid: 'aj-taken-price', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
+          value: tile.price ?? '', oninput: (e) => { tile.price = toInt(e.target.value); } }))),
+    h('fieldset', { class: 'plain' }, h('legend', null, t('aj.printedEdges')),
+      h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => h('span', { class: 'choice-item' },
+        h('input', { type: 'checkbox', id: `aj-taken-hive-${edge}`, testid: `aj-taken-hive-${edge}`, checked: tile.beehives.includes(edge),
+          onchange: (e) => { tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x))); } }),
+        h('label', { for: `aj-taken-hive-${edge}` }, t(`aj.edge.${edge}`)))))),
+    h('p', { class: 'hint' }, t('aj.adviceSupply')),
+    fieldError(state.placed, 'advice', 'aj-advice-error'),
+    h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo')));
+}
+
+function adviceView(data) {
+  const edges = (option) => (option.beehives.length ? option.beehives.map((e) => t(`aj.edge.${e}`)).join(t('aj.separator')) : '');
+  return h('div', { class: 'card-box result', testid: 'aj-advice-result' },
+    h('ol', { class: 'pick-options' }, data.options.slice(0, ADVICE_SHOWN).map((option, k) => h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `aj-advice-option-${k}` },
+      h('strong', null, t('aj.fieldN', { n: option.field })), ' ',
+      option.pay ? t('aj.adviceTree', { edges: edges(option) }) : t('aj.advicePasture'), ' ',
+      h('span', { class: 'total', testid: `aj-advice-final-${k}` }, String(option.final_if_now)), h('span', { class: 'unit' }, t('aj.adviceFinal')),
+      ' ', h('small', null, t('aj.honeyChange', { honey: option.honey_now >= 0 ? `+${option.honey_now}` : String(option.honey_now) }))))),
+    h('p', { class: 'explanation' }, data.explanation));
 }
 
 function harvestList(harvests) {
@@ -226,6 +283,7 @@ function resultView() {
   const view = state.view;
   if (!view || view.kind === 'placement') return null;
   const { data } = view;
+  if (view.kind === 'advice') return adviceView(data);
   if (view.kind === 'blossoms') {
     return h('div', { class: 'card-box result', testid: 'aj-blossoms-result' },
       h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: 'aj-blossoms-honey' }, String(data.honey))), h('p', { class: 'explanation' }, data.explanation));
