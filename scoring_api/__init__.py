@@ -32,6 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .api.body import JSONProvider, JSONRequest
     from .api.cors import allow_listed_origins
     from .api.limits import limit_requests
+    from .api.mcp_http import bp as mcp_http
     from .api.routes import make_blueprint
     from .assistant.prompts import default_prompts_dir, load_prompts
     from .web import bp as web
@@ -52,11 +53,12 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     app.after_request(_security_headers)
     scoring = make_blueprint()
-    limit_requests(app, scoring=[scoring, assistant.tools_bp], chat=assistant.chat_bp)
+    limit_requests(app, scoring=[scoring, assistant.tools_bp, mcp_http], chat=assistant.chat_bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(scoring)
     app.register_blueprint(assistant.tools_bp)
     app.register_blueprint(assistant.chat_bp)
+    app.register_blueprint(mcp_http)
     app.register_blueprint(web)
     allow_listed_origins(app)
     return app

@@ -1,0 +1,129 @@
+"""Remote MCP at /mcp (Streamable HTTP, stateless, JSON responses), driven by the official
+SDK's own client against the service as the README's gunicorn command serves it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+APERO = {"players": [{"name": "Aki", "cards": [{"color": "green", "value": 2}, {"color": "green", "value": 3}]}]}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    """gunicorn with two sync workers (the Procfile's), as a separate process."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "scoring_api:create_app()"],
+        env={**os.environ, "SCORING_RATE_LIMIT": "100000 per minute"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail("gunicorn did not start")
+            time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def mcp_session(url: str, work):
+    """Run ``work(session)`` in an initialized MCP client session to ``url``."""
+
+    async def run():
+        async with streamable_http_client(url) as (read, write, *_):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await work(session)
+
+    return asyncio.run(run())
+
+
+def rest(base_url: str, method: str, path: str, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base_url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def test_the_same_tools_as_the_rest_tool_list(base_url):
+    async def list_tools(session):
+        return (await session.list_tools()).tools
+
+    tools = mcp_session(base_url + "/mcp", list_tools)
+    openai_tools = rest(base_url, "GET", "/api/v1/tools")
+    assert [tool.name for tool in tools] == [tool["function"]["name"] for tool in openai_tools]
+    for tool, listed in zip(tools, openai_tools, strict=True):
+        assert tool.description == listed["function"]["description"]
+        assert tool.input_schema == listed["function"]["parameters"]
+        assert tool.annotations.read_only_hint is True
+
+
+def test_a_call_answers_what_the_rest_endpoint_answers(base_url):
+    async def call(session):
+        return await session.call_tool("score_apero", APERO)
+
+    result = mcp_session(base_url + "/mcp", call)
+    assert result.is_error is False
+    assert result.structured_content == rest(base_url, "POST", "/api/v1/apero/score", APERO)
+    assert result.structured_content["players"][0]["total"] == 6
+    assert json.loads(result.content[0].text) == result.structured_content
+
+
+def test_errors_are_tool_results_with_the_services_error_json_in_the_chosen_language(base_url):
+    async def call(session):
+        return await session.call_tool(
+            "score_apero", {"players": [{"name": "Aki", "cards": [{"color": "red", "value": 9}]}]}
+        )
+
+    ja = mcp_session(base_url + "/mcp", call)
+    assert ja.is_error is True
+    assert ja.structured_content["error"]["code"] == "invalid_input"
+    assert ja.structured_content["error"]["message"] == "入力に誤りがあります。details に項目ごとの理由があります。"
+    en = mcp_session(base_url + "/mcp?lang=en", call)
+    assert en.structured_content["error"]["details"] == {
+        "players[0].cards[0].value": ["Must be one of: -3, -2, -1, 1, 2, 3."]
+    }
+
+
+def test_an_unknown_tool_is_an_error_result_not_a_protocol_error(base_url):
+    async def call(session):
+        return await session.call_tool("nope", {})
+
+    result = mcp_session(base_url + "/mcp?lang=en", call)
+    assert result.is_error is True and result.structured_content["error"]["code"] == "unknown_tool"
+
+
+def test_a_bad_language_is_the_services_json_400(base_url):
+    request = urllib.request.Request(base_url + "/mcp?lang=fr", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 400
+    assert json.loads(refused.value.read())["error"]["details"] == {
+        "lang": ["lang は ja か en を指定してください。", "lang must be ja or en."]
+    }
