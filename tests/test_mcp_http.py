@@ -6,48 +6,22 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.servers import gunicorn
+
 APERO = {"players": [{"name": "Aki", "cards": [{"color": "green", "value": 2}, {"color": "green", "value": 3}]}]}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def base_url():
     """gunicorn with two sync workers (the Procfile's), as a separate process."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "scoring_api:create_app()"],
-        env={**os.environ, "SCORING_RATE_LIMIT": "100000 per minute"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                pytest.fail("gunicorn did not start")
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
+    with gunicorn({**os.environ, "SCORING_RATE_LIMIT": "100000 per minute"}, workers=2) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def mcp_session(url: str, work):

@@ -8,28 +8,20 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
 
 from tests.conftest import API_KEY
 from tests.fake_openai import calls, reply
+from tests.servers import gunicorn
 
 APERO = b'{"players":[{"name":"Aki","cards":[{"color":"green","value":2},{"color":"green","value":3}]}]}'
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, fake_model):
     """gunicorn with one sync worker on a free port; its error log in a file."""
-    port = _free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "error.log"
     env = {
         **os.environ,
@@ -39,36 +31,8 @@ def server(tmp_path_factory, fake_model):
         "SCORING_CHAT_MAX_RETRIES": "0",
         "SCORING_CHAT_OPEN": "true",
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--error-logfile",
-            str(log),
-            "scoring_api:create_app()",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                pytest.fail(f"gunicorn did not start: {log.read_text() if log.exists() else ''}")
-            time.sleep(0.1)
-    yield port, log
-    process.terminate()
-    process.wait(timeout=10)
+    with gunicorn(env, log=log) as port:
+        yield port, log
 
 
 def _exchange(port: int, data: bytes) -> tuple[int, dict, bytes]:

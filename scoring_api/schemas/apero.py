@@ -48,12 +48,16 @@ class PlayerSchema(StrictSchema):
     )
 
 
-class AperoScoreRequestSchema(StrictSchema):
-    sets = integer(
+def sets_field():
+    return integer(
         load_default=1,
         validate=validate.Range(1, MAX_SETS),
         metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
     )
+
+
+class AperoScoreRequestSchema(StrictSchema):
+    sets = sets_field()
     players = ItemList(
         fields.Nested(PlayerSchema),
         required=True,
@@ -106,6 +110,8 @@ MAX_TABLE = 20  # face-up cards on the table
 
 
 class CollectorSchema(StrictSchema):
+    """A player during the game: no card is needed yet."""
+
     name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
     cards = ItemList(
         fields.Nested(CardSchema),
@@ -116,11 +122,7 @@ class CollectorSchema(StrictSchema):
 
 
 class AperoPickRequestSchema(StrictSchema):
-    sets = integer(
-        load_default=1,
-        validate=validate.Range(1, MAX_SETS),
-        metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
-    )
+    sets = sets_field()
     players = ItemList(
         fields.Nested(CollectorSchema),
         required=True,

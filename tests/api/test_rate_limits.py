@@ -13,6 +13,7 @@ import pytest
 from scoring_api import SettingsError, create_app
 from tests.conftest import make_chat_app
 from tests.fake_openai import reply, sleep
+from tests.servers import free_port
 
 BODY = {"players": [{"name": "A", "cards": [{"color": "red", "value": 2}]}]}
 SCORE = "/api/v1/apero/score"
@@ -109,19 +110,13 @@ def test_bad_limit_settings_refuse_to_start(setting, value, message):
     assert str(refused.value).startswith(message)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def redis_uri(tmp_path_factory):
     """A real Redis server on 127.0.0.1, started here and stopped after the module."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.fail("redis-server is not installed (apt-get install redis-server; .ci/run does)")
-    port = _free_port()
+    port = free_port()
     folder = tmp_path_factory.mktemp("redis")
     process = subprocess.Popen(
         [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
@@ -159,7 +154,7 @@ def test_two_instances_share_one_limit_through_redis(redis_uri):
 
 
 def test_an_unreachable_redis_is_no_5xx():
-    client = limited(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{_free_port()}/0", RATE_LIMIT="2 per minute")
+    client = limited(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}/0", RATE_LIMIT="2 per minute")
     assert [score(client).status_code for _ in range(3)] == [200, 200, 429]  # counted in memory meanwhile
 
 
