@@ -315,13 +315,18 @@ def score_color(color: str, values: list[int]) -> ColorScore:
 # -- A hand ---------------------------------------------------------------------------
 
 
-def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
-    """Score a hand: each colour it holds on its own, in the deck's colour order, and the
-    sum of the colours (docs/rules/apero.md, Scoring)."""
+def values_by_color(cards: list[tuple[str, int]]) -> dict[str, list[int]]:
+    """Every colour of the deck, in deck order, with the values of the cards of that colour."""
     by_color: dict[str, list[int]] = {color: [] for color in COLORS}
     for color, value in cards:
         by_color[color].append(value)
-    colors = tuple(score_color(color, values) for color, values in by_color.items() if values)
+    return by_color
+
+
+def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
+    """Score a hand: each colour it holds on its own, in the deck's colour order, and the
+    sum of the colours (docs/rules/apero.md, Scoring)."""
+    colors = tuple(score_color(color, values) for color, values in values_by_color(cards).items() if values)
     return HandScore(name, colors, sum(scored.score for scored in colors))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .apero import COLORS, ColorScore, check_cards, score_color
+from .apero import COLORS, ColorScore, check_cards, score_color, values_by_color
 from .errors import RuleError
 from .names import check_unique_names
 
@@ -40,13 +40,6 @@ def check_table(players: list[Player], table: list[Card], sets: int) -> None:
         raise
 
 
-def _colors(cards: list[Card]) -> dict[str, list[int]]:
-    held: dict[str, list[int]] = {color: [] for color in COLORS}
-    for color, value in cards:
-        held[color].append(value)
-    return held
-
-
 def pick(players: list[Player], me: str, table: list[Card], sets: int) -> tuple[PickOption, ...]:
     """One option per distinct table card, best first: by my gain, then by the largest gain
     it denies an opponent, then in deck order (docs/rules/apero.md, Picking a card)."""
@@ -55,7 +48,7 @@ def pick(players: list[Player], me: str, table: list[Card], sets: int) -> tuple[
     if me not in names:
         raise RuleError("unknown_me", ("me",), me=me, names=names)
     check_table(players, table, sets)
-    held = {name: _colors(cards) for name, cards in players}
+    held = {name: values_by_color(cards) for name, cards in players}
     now = {
         name: {color: score_color(color, values).score for color, values in colors.items()}
         for name, colors in held.items()
