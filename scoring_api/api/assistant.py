@@ -6,7 +6,7 @@ import hmac
 import logging
 import math
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 
 from ..assistant.chat import ChatFailure, ChatSettings, chat
 from ..assistant.tools import UnknownTool, call_tool, tool_definitions, tool_names
@@ -14,7 +14,7 @@ from ..errors import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
 from ..schemas.messages import localized
-from .body import read_json, request_lang
+from .body import bearer_key, read_json, request_lang
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +59,14 @@ def chat_settings(config) -> ChatSettings:
     )
 
 
-def check_chat_key(config, authorization: str | None) -> None:
+def check_chat_key(config, given: str | None) -> None:
     """When a model key is configured, the chat spends its credits: a client must send
     ``Authorization: Bearer <key>`` with one of ``SCORING_API_KEYS``, unless the operator
     opened the chat (``SCORING_CHAT_OPEN``). Refused with a 401 before anything is read;
     keys are compared in constant time, each of them, and never logged."""
     if not config.get("OPENAI_API_KEY") or config["CHAT_OPEN"]:
         return
-    scheme, _, given = (authorization or "").partition(" ")
-    given = given.strip()
-    if scheme.lower() != "bearer" or not given:
+    if given is None:
         raise ApiError(401, "chat_key_missing", "assistant.chat_key_missing", headers=CHALLENGE)
     known = False
     for key in (config["API_KEYS"] or "").split(","):
@@ -85,7 +83,7 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
 def chat_view():
     """アイちゃん answers the conversation, calling the scoring tools as she needs."""
     lang = request_lang()
-    check_chat_key(current_app.config, request.headers.get("Authorization"))
+    check_chat_key(current_app.config, bearer_key())
     asked = localized(ChatRequestSchema, lang).load(read_json())
     prompts = current_app.extensions.get("prompts")
     if prompts is None:

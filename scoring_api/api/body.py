@@ -1,4 +1,4 @@
-"""Reading a request: its language and its JSON body, strictly.
+"""Reading a request: its language, its bearer key and its JSON body, strictly.
 
 The body must be ``application/json`` (415 otherwise), not empty, and valid JSON as
 :class:`JSONProvider` reads it (400); the size limit is Flask's ``MAX_CONTENT_LENGTH``
@@ -24,6 +24,13 @@ def request_lang() -> str:
         reasons = [t("errors.invalid_lang", DEFAULT_LANG), t("errors.invalid_lang", "en")]
         raise ApiError(400, "invalid_input", "errors.invalid_input", details={"lang": reasons})
     return lang
+
+
+def bearer_key() -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header (the scheme in any case), if any."""
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    key = key.strip()
+    return key if scheme.lower() == "bearer" and key else None
 
 
 class JSONProvider(DefaultJSONProvider):

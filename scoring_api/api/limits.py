@@ -23,14 +23,15 @@ from limits import RateLimitItemPerDay
 
 from ..errors import ApiError, api_error_body
 from ..i18n import t
+from .body import bearer_key
 from .errors import response_lang
 
 
 def client_id() -> str:
     """Who is asking: ``key:<hash>`` for a bearer key, else ``ip:<address>``."""
-    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and key.strip():
-        return "key:" + hashlib.sha256(key.strip().encode("utf-8", "replace")).hexdigest()[:32]
+    key = bearer_key()
+    if key is not None:
+        return "key:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
     return "ip:" + client_address()
 
 
@@ -38,10 +39,10 @@ def client_address() -> str:
     """The address that sent the request: the connection's, or, when the connection comes
     from a trusted proxy, the last address in ``X-Forwarded-For`` that is not one."""
     trusted = current_app.config["TRUSTED_PROXIES"]
+    proxies = set(trusted.split(",")) if trusted else set()
     address = request.remote_addr or "-"
-    if not trusted or address not in trusted.split(","):
+    if address not in proxies:
         return address
-    proxies = set(trusted.split(","))
     forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",") if part.strip()]
     for hop in reversed(forwarded):
         if hop not in proxies:
@@ -49,11 +50,16 @@ def client_address() -> str:
     return address
 
 
+def _seconds_until(moment: float) -> int:
+    """Whole seconds from now until ``moment`` (a time.time() value), at least 1."""
+    return max(1, math.ceil(moment - time.time()))
+
+
 def _too_many(error: RateLimitExceeded):
     """A breached limit as the service's JSON 429, saying when to come back."""
     lang = response_lang()
     current = current_app.extensions["rate_limits"].current_limit
-    seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 60
+    seconds = _seconds_until(current.reset_at) if current else 60
     rate = error.limit.limit
     if rate.multiples == 1:
         per = t(f"errors.rate_units.{rate.GRANULARITY.name}", lang)
@@ -94,9 +100,10 @@ class ChatAllowance:
 
     def check_budget(self) -> None:
         """A 429 ``chat_budget_spent`` once today's tokens are used up."""
-        if not self.limiter.limiter.test(self.budget, "chat-tokens", client_id()):
-            reset, _ = self.limiter.limiter.get_window_stats(self.budget, "chat-tokens", client_id())
-            seconds = max(1, math.ceil(reset - time.time()))
+        client = client_id()
+        if not self.limiter.limiter.test(self.budget, "chat-tokens", client):
+            reset, _ = self.limiter.limiter.get_window_stats(self.budget, "chat-tokens", client)
+            seconds = _seconds_until(reset)
             raise ApiError(
                 429,
                 "chat_budget_spent",
