@@ -37,7 +37,8 @@ class RemoteMCP:
         }
         self.ready = threading.Event()
         threading.Thread(target=self._serve, name="mcp-http", daemon=True).start()
-        self.ready.wait(timeout=10)
+        if not self.ready.wait(timeout=10):
+            raise RuntimeError("the MCP transport's event loop did not start")
         self.apps = {
             lang: ASGIMiddleware(cast(Any, manager.handle_request), loop=self.loop)  # ASGI typings differ only
             for lang, manager in self.managers.items()
@@ -56,6 +57,9 @@ class RemoteMCP:
         await asyncio.Event().wait()  # until the worker exits
 
 
+_starting = threading.Lock()
+
+
 def remote_mcp() -> RemoteMCP:
     """This worker's MCP transport, made on the first request (after gunicorn forked)."""
     found = current_app.extensions.get("remote_mcp")
@@ -65,9 +69,6 @@ def remote_mcp() -> RemoteMCP:
             if found is None:
                 found = current_app.extensions["remote_mcp"] = RemoteMCP()
     return found
-
-
-_starting = threading.Lock()
 
 
 @bp.route("/mcp", methods=["GET", "POST", "DELETE"])
