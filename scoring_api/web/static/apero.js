@@ -25,8 +25,8 @@ const colorName = (color) => t(`apero.color.${color}`);
 const cardText = (card) => `${colorName(card.color)} ${card.value}`;
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
 
-function countOf(player, color, value) {
-  return player.cards.filter((c) => c.color === color && c.value === value).length;
+function countOf(cards, color, value) {
+  return cards.filter((c) => c.color === color && c.value === value).length;
 }
 
 function change(focusFallback) {
@@ -79,17 +79,19 @@ function placeApero(path) {
   return field === 'name' ? `name-${ui}` : `cards-${ui}`;
 }
 
-function picker(player, i) {
+/** Colour rows of value buttons that add a card to `cards`; `prefix` names the buttons
+ * (`<prefix>-<color>-<value>`), `labelKey` their spoken label. */
+function cardPicker(cards, prefix, labelKey) {
   return COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
     h('span', { class: `swatch c-${color}`, 'aria-hidden': 'true' }),
     h('span', { class: 'color-name' }, colorName(color)),
     values.map((value) => {
-      const count = countOf(player, color, value);
+      const count = countOf(cards, color, value);
       return h('button', {
-        type: 'button', class: `card c-${color}${count ? ' picked' : ''}`, id: `apero-p${i}-${color}-${value}`,
-        testid: `apero-p${i}-${color}-${value}`,
-        'aria-label': t('apero.addCard', { card: cardText({ color, value }), count }),
-        onclick: () => { player.cards.push({ color, value }); change(); },
+        type: 'button', class: `card c-${color}${count ? ' picked' : ''}`, id: `${prefix}-${color}-${value}`,
+        testid: `${prefix}-${color}-${value}`,
+        'aria-label': t(labelKey, { card: cardText({ color, value }), count }),
+        onclick: () => { cards.push({ color, value }); change(); },
       }, h('span', { class: 'value' }, String(value)), h('span', { class: 'count', 'aria-hidden': 'true' }, count ? `×${count}` : ''));
     })));
 }
@@ -118,7 +120,7 @@ function playerSection(player, i) {
       state.players.length > 1 ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-remove`,
         onclick: () => { state.players.splice(i, 1); change('apero-add-player'); } }, t('apero.removePlayer')) : null),
     fieldError(state.placed, `name-${i}`, `apero-name-error-${i}`),
-    h('div', { class: 'picker' }, picker(player, i)),
+    h('div', { class: 'picker' }, cardPicker(player.cards, `apero-p${i}`, 'apero.addCard')),
     h('div', { class: 'hand-head' },
       h('span', null, t('apero.handCount', { n: player.cards.length })),
       player.cards.length ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-clear`,
@@ -146,21 +148,6 @@ function resultView() {
     h('p', { class: 'winner', testid: 'apero-winner' }, '★ ', result.explanation),
     h('div', { class: 'results-grid' }, players),
   ];
-}
-
-function tablePicker() {
-  return COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
-    h('span', { class: `swatch c-${color}`, 'aria-hidden': 'true' }),
-    h('span', { class: 'color-name' }, colorName(color)),
-    values.map((value) => {
-      const count = pick.table.filter((c) => c.color === color && c.value === value).length;
-      return h('button', {
-        type: 'button', class: `card c-${color}${count ? ' picked' : ''}`, id: `apero-table-${color}-${value}`,
-        testid: `apero-table-${color}-${value}`,
-        'aria-label': t('apero.pick.addCard', { card: cardText({ color, value }), count }),
-        onclick: () => { pick.table.push({ color, value }); change(); },
-      }, h('span', { class: 'value' }, String(value)), h('span', { class: 'count', 'aria-hidden': 'true' }, count ? `×${count}` : ''));
-    })));
 }
 
 function tableStrip() {
@@ -200,7 +187,7 @@ function pickSection() {
         onchange: (e) => { pick.me = Number(e.target.value); change(); } },
       names.map((name, i) => h('option', { value: String(i) }, name)))),
     fieldError(pick.placed, 'me', 'apero-pick-me-error'),
-    h('div', { class: 'picker' }, tablePicker()),
+    h('div', { class: 'picker' }, cardPicker(pick.table, 'apero-table', 'apero.pick.addCard')),
     h('div', { class: 'hand-head' },
       h('span', null, t('apero.pick.tableCount', { n: pick.table.length })),
       pick.table.length ? h('button', { type: 'button', class: 'small secondary', testid: 'apero-table-clear',

@@ -139,6 +139,27 @@ function numberField(id, label, value, min, max, onValue) {
       oninput: (e) => { onValue(toInt(e.target.value)); edited(); } }));
 }
 
+/** A tree tile's apples per variety: inputs `<prefix>-<variety>` that set `tile.apples`. */
+function appleInputs(prefix, tile, changed) {
+  return h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
+    h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
+      h('label', { for: `${prefix}-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), t(`aj.variety.${v}`)),
+      h('input', { id: `${prefix}-${v}`, testid: `${prefix}-${v}`, type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
+        value: tile.apples[v] || '', placeholder: '0', oninput: (e) => { tile.apples[v] = toInt(e.target.value) ?? 0; changed(); } })))));
+}
+
+/** A tree tile's beehive edges: checkboxes `<prefix>-<edge>` that set `tile.beehives` (in EDGES order). */
+function edgeChecks(prefix, legend, tile, changed) {
+  return h('fieldset', { class: 'plain' }, h('legend', null, legend),
+    h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => h('span', { class: 'choice-item' },
+      h('input', { type: 'checkbox', id: `${prefix}-${edge}`, testid: `${prefix}-${edge}`, checked: tile.beehives.includes(edge),
+        onchange: (e) => {
+          tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x)));
+          changed();
+        } }),
+      h('label', { for: `${prefix}-${edge}` }, t(`aj.edge.${edge}`))))));
+}
+
 function editor() {
   const field = state.selected;
   if (!field) return h('p', { class: 'hint' }, t('aj.pickField'));
@@ -158,22 +179,11 @@ function editor() {
         h('input', { type: 'radio', name: 'aj-kind', id: `aj-kind-${value}`, testid: `aj-kind-${value}`, checked: kind === value, onchange: () => setKind(value) }),
         h('label', { for: `aj-kind-${value}` }, t(`aj.kind.${value}`))))),
     kind === 'tree' ? [
-      h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
-        h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
-          h('label', { for: `aj-apples-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), t(`aj.variety.${v}`)),
-          h('input', { id: `aj-apples-${v}`, testid: `aj-apples-${v}`, type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
-            value: tile.apples[v] || '', placeholder: '0', oninput: (e) => { tile.apples[v] = toInt(e.target.value) ?? 0; edited(); } }))))),
+      appleInputs('aj-apples', tile, edited),
       h('div', { class: 'row' },
         numberField('aj-blossoms', t('aj.blossoms'), tile.blossoms || '', 0, 10, (n) => { tile.blossoms = n ?? 0; }),
         numberField('aj-price', t('aj.price'), tile.price, 0, 10, (n) => { tile.price = n; })),
-      h('fieldset', { class: 'plain' }, h('legend', null, t('aj.beehiveEdges')),
-        h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => h('span', { class: 'choice-item' },
-          h('input', { type: 'checkbox', id: `aj-hive-${edge}`, testid: `aj-hive-${edge}`, checked: tile.beehives.includes(edge),
-            onchange: (e) => {
-              tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x)));
-              edited();
-            } }),
-          h('label', { for: `aj-hive-${edge}` }, t(`aj.edge.${edge}`)))))),
+      edgeChecks('aj-hive', t('aj.beehiveEdges'), tile, edited),
     ] : null,
     fieldError(state.placed, `field-${field}`, 'aj-editor-error'),
     h('div', { class: 'row' },
@@ -234,11 +244,7 @@ function adviceForm() {
   return h('form', { class: 'card-box', testid: 'aj-advice-form', onsubmit: (e) => { e.preventDefault(); advise(); } },
     h('h3', null, t('aj.advice')),
     h('p', { class: 'hint' }, t('aj.adviceHint')),
-    h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
-      h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
-        h('label', { for: `aj-taken-apples-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), t(`aj.variety.${v}`)),
-        h('input', { id: `aj-taken-apples-${v}`, testid: `aj-taken-apples-${v}`, type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
-          value: tile.apples[v] || '', placeholder: '0', oninput: (e) => { tile.apples[v] = toInt(e.target.value) ?? 0; } }))))),
+    appleInputs('aj-taken-apples', tile, () => {}),
     h('div', { class: 'row' },
       h('span', { class: 'field' }, h('label', { for: 'aj-taken-blossoms' }, t('aj.blossoms')),
         h('input', { id: 'aj-taken-blossoms', testid: 'aj-taken-blossoms', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
@@ -246,11 +252,7 @@ function adviceForm() {
       h('span', { class: 'field' }, h('label', { for: 'aj-taken-price' }, t('aj.price')),
         h('input', { id: 'aj-taken-price', testid: 'aj-taken-price', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
           value: tile.price ?? '', oninput: (e) => { tile.price = toInt(e.target.value); } }))),
-    h('fieldset', { class: 'plain' }, h('legend', null, t('aj.printedEdges')),
-      h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => h('span', { class: 'choice-item' },
-        h('input', { type: 'checkbox', id: `aj-taken-hive-${edge}`, testid: `aj-taken-hive-${edge}`, checked: tile.beehives.includes(edge),
-          onchange: (e) => { tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x))); } }),
-        h('label', { for: `aj-taken-hive-${edge}` }, t(`aj.edge.${edge}`)))))),
+    edgeChecks('aj-taken-hive', t('aj.printedEdges'), tile, () => {}),
     h('p', { class: 'hint' }, t('aj.adviceSupply')),
     fieldError(state.placed, 'advice', 'aj-advice-error'),
     h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo')));
