@@ -5,10 +5,20 @@ from playwright.sync_api import expect
 OFFICIAL_EXAMPLE = [("red", 1), ("green", 2), ("green", 3), ("purple", -1), ("purple", -2), ("purple", -3)]
 
 
+def enter_hand(page, player, cards, name=None):
+    """Player ``player``'s name (when given) and cards, clicked on the form; a player after
+    the first is added first."""
+    if player:
+        page.get_by_test_id("apero-add-player").click()
+    if name is not None:
+        page.get_by_test_id(f"apero-p{player}-name").fill(name)
+    for color, value in cards:
+        page.get_by_test_id(f"apero-p{player}-{color}-{value}").click()
+
+
 def test_official_example_scores_16_by_clicking_cards(page, open_game, shots, fits_phone):
     open_game("apero")
-    for color, value in OFFICIAL_EXAMPLE:
-        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
+    enter_hand(page, 0, OFFICIAL_EXAMPLE)
 
     expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
     expect(page.get_by_test_id("apero-color-0-red")).to_contain_text("1")
@@ -56,20 +66,9 @@ def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
     """Also the README's picture: copy test-results/screenshots/form.png to docs/form.png."""
     page.set_viewport_size({"width": 1000, "height": 800})
     open_game("apero")
-    page.get_by_test_id("apero-p0-name").fill("Aki")
-    for color, value in OFFICIAL_EXAMPLE:
-        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
-    page.get_by_test_id("apero-add-player").click()
-    page.get_by_test_id("apero-p1-name").fill("Ben")
-    for color, value in [
-        ("orange", 1),
-        ("orange", 1),
-        ("blue", 2),
-        ("blue", 3),
-        ("black_green", -3),
-        ("black_green", -2),
-    ]:
-        page.get_by_test_id(f"apero-p1-{color}-{value}").click()
+    enter_hand(page, 0, OFFICIAL_EXAMPLE, "Aki")
+    ben = [("orange", 1), ("orange", 1), ("blue", 2), ("blue", 3), ("black_green", -3), ("black_green", -2)]
+    enter_hand(page, 1, ben, "Ben")
 
     expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
     expect(page.get_by_test_id("apero-total-1")).to_have_text("14")  # 1 + 1, 2 × 3, -3 × -2
@@ -82,12 +81,8 @@ def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
 
 def test_which_card_to_take_ranks_the_table_cards_for_the_chosen_player(page, open_game, shots, fits_phone):
     open_game("apero")
-    page.get_by_test_id("apero-p0-name").fill("Aki")
-    for color, value in OFFICIAL_EXAMPLE:
-        page.get_by_test_id(f"apero-p0-{color}-{value}").click()
-    page.get_by_test_id("apero-add-player").click()
-    page.get_by_test_id("apero-p1-name").fill("Ben")
-    page.get_by_test_id("apero-p1-purple--2").click()
+    enter_hand(page, 0, OFFICIAL_EXAMPLE, "Aki")
+    enter_hand(page, 1, [("purple", -2)], "Ben")
 
     page.get_by_test_id("apero-pick-open").click()
     page.get_by_test_id("apero-table-green-1").click()
