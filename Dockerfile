@@ -22,4 +22,4 @@ HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"
 
 # The Procfile's web command (tests/test_deployment.py keeps the two the same).
-CMD ["sh", "-c", "exec gunicorn --bind 0.0.0.0:${PORT:-8000} --workers ${WEB_CONCURRENCY:-2} --timeout 120 --access-logfile - --error-logfile - 'scoring_api:create_app()'"]
+CMD ["sh", "-c", "exec gunicorn -c python:scoring_api.gunicorn_conf --bind 0.0.0.0:${PORT:-8000} --workers ${WEB_CONCURRENCY:-2} 'scoring_api:create_app()'"]

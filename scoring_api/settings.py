@@ -182,6 +182,9 @@ SETTINGS: dict[str, Setting] = {
     "MAX_CONTENT_LENGTH": Setting(
         64 * KIB, _integer(64, 1024 * KIB, " of bytes"), "largest request body; larger ones get a 413"
     ),
+    "BODY_TIMEOUT": Setting(
+        10, _seconds(1, 120), "seconds a client may take to send a request's body (then a 408; gevent workers)"
+    ),
     "CHAT_TIMEOUT": Setting(30, _seconds(1, 300), "seconds one model request may take"),
     "CHAT_MAX_RETRIES": Setting(1, _integer(0, 5), "retries of a failed model request"),
     "CHAT_MAX_ROUNDS": Setting(5, _integer(1, 20), "model round trips per chat"),

@@ -34,10 +34,12 @@ def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 20, wha
 
 
 @contextmanager
-def gunicorn(env: dict, *, workers: int = 1, log: Path | None = None) -> Iterator[int]:
-    """The app as the README's command serves it (gunicorn, sync workers): its port."""
+def gunicorn(env: dict, *, workers: int = 1, log: Path | None = None, options: tuple[str, ...] = ()) -> Iterator[int]:
+    """The app as the README's command serves it (gunicorn with the package's settings,
+    gevent workers), with ``options`` added: its port."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:scoring_api.gunicorn_conf"]
+    command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers), *options]
     if log is not None:
         command += ["--error-logfile", str(log)]
     process = subprocess.Popen(

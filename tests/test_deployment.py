@@ -52,3 +52,22 @@ def test_it_starts_from_a_slim_python_of_the_supported_version():
 def test_the_image_holds_no_tests_or_local_state():
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", "tests", "**/__pycache__"} <= set(ignored)
+
+
+def test_the_readme_the_procfile_and_the_tests_serve_with_the_packages_gunicorn_settings():
+    """One place says how gunicorn serves the app: scoring_api/gunicorn_conf.py."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    serve = next(line for line in readme.splitlines() if line.startswith("pip install . && gunicorn"))
+    procfile = (ROOT / "Procfile").read_text()
+    servers = (ROOT / "tests" / "servers.py").read_text()
+    for command in (serve, procfile, servers.replace('", "', " ")):
+        assert "-c python:scoring_api.gunicorn_conf" in command
+
+
+def test_the_gunicorn_settings_bound_every_connection():
+    from scoring_api import gunicorn_conf
+
+    assert gunicorn_conf.worker_class == "gevent"
+    assert 1 <= gunicorn_conf.keepalive <= 10  # the head timeout (0 would wait for ever)
+    assert gunicorn_conf.limit_request_line and gunicorn_conf.limit_request_fields
+    assert gunicorn_conf.limit_request_field_size

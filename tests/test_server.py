@@ -1,11 +1,12 @@
 """The service as gunicorn serves it (the README's command): raw HTTP on 127.0.0.1.
 
-What only a real server shows: chunked bodies decoded by gunicorn itself, and the chat's log
-lines in gunicorn's error log.
+What only a real server shows: chunked bodies decoded by gunicorn itself, the chat's log
+lines in gunicorn's error log, and the time limits on slow and idle clients.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -21,7 +22,7 @@ APERO = b'{"players":[{"name":"Aki","cards":[{"color":"green","value":2},{"color
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, fake_model):
-    """gunicorn with one sync worker on a free port; its error log in a file."""
+    """gunicorn with one worker on a free port; its error log in a file."""
     log = tmp_path_factory.mktemp("gunicorn") / "error.log"
     env = {
         **os.environ,
@@ -105,3 +106,99 @@ def test_the_chat_logs_each_tool_call_in_gunicorns_error_log(server, fake_model)
     assert "chat tool call: round 1, tool score_apero, ok" in text
     assert API_KEY not in text
     assert "Aki: green 2" not in text
+
+
+@pytest.fixture(scope="module")
+def impatient(tmp_path_factory):
+    """One worker that gives 1 s for a request's head (``--keep-alive``) and 1 s for its body."""
+    env = {**os.environ, "SCORING_BODY_TIMEOUT": "1"}
+    with gunicorn(env, options=("--keep-alive", "1")) as port:
+        yield port
+
+
+def _closed_after(connection: socket.socket) -> tuple[float, bytes]:
+    """Seconds until the server closes ``connection``, and what it sent before."""
+    start = time.monotonic()
+    answer = b""
+    while chunk := connection.recv(65536):
+        answer += chunk
+    return time.monotonic() - start, answer
+
+
+def test_an_idle_connection_is_closed_after_the_head_timeout(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as connection:
+        seconds, answer = _closed_after(connection)
+    assert answer == b""
+    assert 0.8 < seconds < 3
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off_at_the_head_timeout(impatient):
+    with socket.create_connection(("127.0.0.1", impatient), timeout=10) as connection:
+        start = time.monotonic()
+        connection.sendall(b"GET /healthz HTTP/1.1\r\n")
+        with pytest.raises((BrokenPipeError, ConnectionResetError)):  # noqa: PT012 - the sending is what fails
+            for byte in b"X-Slow: " + b"a" * 40:
+                connection.sendall(bytes([byte]))
+                time.sleep(0.1)
+        assert time.monotonic() - start < 3
+
+
+def _slow_post(port: int, path: str, sent: bytes, length: int) -> tuple[float, int, dict, bytes]:
+    """A POST that says ``length`` bytes and sends only ``sent``: seconds to the answer, and the answer."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head.encode() + sent)
+        seconds, answer = _closed_after(connection)
+    head_text, _, body = answer.partition(b"\r\n\r\n")
+    lines = head_text.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v for k, v in (line.split(": ", 1) for line in lines[1:])}
+    return seconds, int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/api/v1/apero/score", "リクエスト本文が 1 秒以内に届きませんでした。もう一度送ってください。"),
+        ("/api/v1/apero/score?lang=en", "The request body did not arrive within 1 seconds; send it again."),
+        ("/mcp", "リクエスト本文が 1 秒以内に届きませんでした。もう一度送ってください。"),
+    ],
+)
+def test_a_body_that_stops_arriving_is_a_json_408_then_the_connection_closes(impatient, path, message):
+    seconds, status, headers, body = _slow_post(impatient, path, APERO[:10], len(APERO))
+    assert status == 408
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body) == {"error": {"code": "body_timeout", "message": message, "details": {}}}
+    assert 1.8 < seconds < 4  # the body's second, then the head timeout's for the rest of it
+
+
+def test_idle_and_slow_connections_do_not_hold_the_worker(impatient):
+    """One worker, ten connections sending nothing: the scorers still answer at once."""
+    idle = [socket.create_connection(("127.0.0.1", impatient), timeout=10) for _ in range(10)]
+    try:
+        start = time.monotonic()
+        request = (
+            "POST /api/v1/apero/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(APERO)}\r\nConnection: close\r\n\r\n"
+        ).encode() + APERO
+        status, _, body = _exchange(impatient, request)
+        assert status == 200
+        assert b'"total":6' in body
+        assert time.monotonic() - start < 0.5
+    finally:
+        for connection in idle:
+            connection.close()
+
+
+def test_a_body_over_the_limit_is_a_413_the_client_receives(impatient):
+    """The refused rest is read and dropped, so a client still sending gets the answer, not a reset."""
+    big = b'{"players":[' + b"{}," * 30000 + b"{}]}"
+    request = (
+        "POST /api/v1/apero/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(big)}\r\nConnection: close\r\n\r\n"
+    ).encode() + big
+    status, headers, body = _exchange(impatient, request)
+    assert status == 413
+    assert json.loads(body)["error"]["code"] == "payload_too_large"

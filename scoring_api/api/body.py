@@ -2,12 +2,18 @@
 
 The body must be ``application/json`` (415 otherwise), not empty, and valid JSON as
 :class:`JSONProvider` reads it (400); the size limit is Flask's ``MAX_CONTENT_LENGTH``
-(413), for bodies with a ``Content-Length`` and chunked ones alike.
+(413), for bodies with a ``Content-Length`` and chunked ones alike. Under gevent workers
+(the served setup, :mod:`scoring_api.gunicorn_conf`) the body must arrive within
+``BODY_TIMEOUT`` seconds (408).
 """
 
 from __future__ import annotations
 
-from flask import Request, request
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Request, current_app, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wsgi import LimitedStream
@@ -45,24 +51,66 @@ class JSONProvider(DefaultJSONProvider):
         return strict_json.loads(s.decode("utf-8") if isinstance(s, bytes) else s)
 
 
+@contextmanager
+def body_timeout() -> Iterator[None]:
+    """Reading the body inside this block stops after ``BODY_TIMEOUT`` seconds with a 408,
+    when gevent runs the server (gunicorn then gives the rest of the body its head timeout,
+    ``keepalive``, and closes the connection): a client sending its body
+    a byte at a time then holds a greenlet for that long, no more. Under any other server
+    the block does nothing (a sync worker is restarted by gunicorn's own ``timeout``)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("socket"):
+        yield
+        return
+    import gevent
+
+    seconds = current_app.config["BODY_TIMEOUT"]
+    timer = gevent.Timeout(seconds)
+    timer.start()
+    try:
+        yield
+    except gevent.Timeout as late:
+        if late is not timer:
+            raise
+        raise ApiError(408, "body_timeout", "errors.body_timeout", seconds=seconds) from None
+    finally:
+        timer.close()
+
+
 class JSONRequest(Request):
     """Flask's request, with the service's refusals: a chunked body (no ``Content-Length``)
     longer than ``MAX_CONTENT_LENGTH`` is a 413 (werkzeug stops reading at the limit and
     would pass the first part on), a malformed one is a 400 (the server's chunk decoder
-    raises from inside ``read``), and so is bad JSON."""
+    raises from inside ``read``), one that arrives too slowly a 408 (:func:`body_timeout`),
+    and bad JSON a 400."""
 
     def get_data(self, *args, **kwargs):
+        with body_timeout():
+            try:
+                data = super().get_data(*args, **kwargs)
+                stream = self.stream
+                if isinstance(stream, LimitedStream) and stream.is_exhausted and self.content_length is None:
+                    if self.environ["wsgi.input"].read(1):  # more than the limit was sent
+                        raise RequestEntityTooLarge()
+                return data
+            except RequestEntityTooLarge:
+                self._discard_body()
+                raise
+            except HTTPException:  # a client that sent less than it said
+                raise
+            except Exception:  # only the client's bytes can make the server's reader fail
+                raise ApiError(400, "invalid_body", "errors.unreadable_body") from None
+
+    def _discard_body(self) -> None:
+        """Read and drop what is left of a refused body, up to 16 times the limit: a client
+        still sending it then receives the 413 instead of a reset connection."""
+        stream = self.environ["wsgi.input"]
+        left = 16 * (self.max_content_length or 0)
         try:
-            data = super().get_data(*args, **kwargs)
-            stream = self.stream
-            if isinstance(stream, LimitedStream) and stream.is_exhausted and self.content_length is None:
-                if self.environ["wsgi.input"].read(1):  # more than the limit was sent
-                    raise RequestEntityTooLarge()
-            return data
-        except HTTPException:  # 413, or a client that sent less than it said
-            raise
-        except Exception:  # only the client's bytes can make the server's reader fail
-            raise ApiError(400, "invalid_body", "errors.unreadable_body") from None
+            while left > 0 and (piece := stream.read(min(left, 65536))):
+                left -= len(piece)
+        except Exception:  # a malformed rest: the 413 stands
+            pass
 
     def on_json_loading_failed(self, e):
         if e is None:  # not application/json: Flask's 415

@@ -12,11 +12,12 @@ English texts (Japanese by default).
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from typing import Any, cast
 
 from a2wsgi import ASGIMiddleware
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, request
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from ..i18n import LANGS
@@ -73,5 +74,12 @@ def remote_mcp() -> RemoteMCP:
 
 @bp.route("/mcp", methods=["GET", "POST", "DELETE"])
 def mcp_endpoint():
-    """The MCP Streamable HTTP endpoint (a WSGI app answers: Flask calls it with this request)."""
-    return remote_mcp().apps[request_lang()]
+    """The MCP Streamable HTTP endpoint (a WSGI app answers: Flask calls it with this request).
+
+    The body is read here first, with the limits and timeout of every other body, and
+    handed on whole."""
+    lang = request_lang()
+    body = request.get_data(cache=True)
+    request.environ["wsgi.input"] = io.BytesIO(body)
+    request.environ["CONTENT_LENGTH"] = str(len(body))
+    return remote_mcp().apps[lang]
