@@ -21,8 +21,13 @@ What bounds every connection:
 * ``limit_request_*``: the request line and headers; ``SCORING_MAX_CONTENT_LENGTH``: the
   body (a JSON 413).
 * ``timeout``: a worker that stops answering gunicorn's heartbeat this long is restarted.
+
+The refusals gunicorn makes itself, before the app sees a request (a request line or
+headers over the limits, a malformed request), are written in the service's JSON error
+shape too (:func:`post_worker_init`).
 """
 
+import json
 from contextlib import suppress
 
 # trio, when some other package installed it, cannot be imported once gevent has patched
@@ -43,3 +48,35 @@ limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
 control_socket_disable = True  # gunicorn 25+: no control socket in $HOME (gunicornc is not used)
+
+
+#: gunicorn's own refusals: status -> the service's error code and catalogue key.
+_REFUSALS = {
+    414: ("request_line_too_long", "errors.request_line_too_long"),
+    431: ("headers_too_large", "errors.headers_too_large"),
+}
+
+
+def _json_refusal(sock, status_int, reason, mesg):
+    """gunicorn's ``util.write_error``, answering the error JSON (the request was not read,
+    so its ``?lang`` is unknown: the message is Japanese, ``details`` has both languages)."""
+    from gunicorn import util
+
+    from scoring_api.errors import error_document
+    from scoring_api.i18n import DEFAULT_LANG, LANGS, t
+
+    code, key = _REFUSALS.get(status_int, ("bad_request", "errors.bad_request"))
+    texts = [t(key, lang) for lang in (DEFAULT_LANG, *sorted(set(LANGS) - {DEFAULT_LANG}))]
+    body = json.dumps(error_document(code, texts[0], {"$": texts}), ensure_ascii=False).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+def post_worker_init(worker):
+    """In each worker, once the app is loaded: gunicorn's refusals in the service's JSON."""
+    from gunicorn import util
+
+    util.write_error = _json_refusal

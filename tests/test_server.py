@@ -202,3 +202,23 @@ def test_a_body_over_the_limit_is_a_413_the_client_receives(impatient):
     status, headers, body = _exchange(impatient, request)
     assert status == 413
     assert json.loads(body)["error"]["code"] == "payload_too_large"
+
+
+@pytest.mark.parametrize(
+    ("request_head", "status", "code"),
+    [
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request_line_too_long"),
+        (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: a\r\n" % i for i in range(60)) + b"\r\n", 431, "headers_too_large"),
+        (b"GET / HTTP/1.1\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431, "headers_too_large"),
+        (b"NOT HTTP AT ALL\r\n\r\n", 400, "bad_request"),
+    ],
+    ids=["long request line", "60 headers", "a 9000-byte header", "not HTTP"],
+)
+def test_gunicorns_own_refusals_are_the_services_json(impatient, request_head, status, code):
+    answer_status, headers, body = _exchange(impatient, request_head)
+    assert answer_status == status
+    assert headers["content-type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["code"] == code
+    assert error["details"]["$"][0] == error["message"]
+    assert len(error["details"]["$"]) == 2
