@@ -28,7 +28,7 @@ def create_app(config: dict | None = None) -> Flask:
     one raises :class:`~scoring_api.settings.SettingsError` naming its variable."""
     from flask import Flask
 
-    from .api import assistant, errors, meta
+    from .api import assistant, completions, errors, meta
     from .api.body import JSONProvider, JSONRequest
     from .api.cors import allow_listed_origins
     from .api.limits import limit_requests
@@ -53,11 +53,17 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     app.after_request(_security_headers)
     scoring = make_blueprint()
-    limit_requests(app, scoring=[scoring, assistant.tools_bp, mcp_http], chat=assistant.chat_bp)
+    limit_requests(
+        app,
+        scoring=[scoring, assistant.tools_bp, mcp_http, completions.models_bp],
+        chat=[assistant.chat_bp, completions.completions_bp],
+    )
     app.register_blueprint(meta.bp)
     app.register_blueprint(scoring)
     app.register_blueprint(assistant.tools_bp)
     app.register_blueprint(assistant.chat_bp)
+    app.register_blueprint(completions.models_bp)
+    app.register_blueprint(completions.completions_bp)
     app.register_blueprint(mcp_http)
     app.register_blueprint(web)
     allow_listed_origins(app)

@@ -15,6 +15,17 @@ Each request takes the next step of the script:
 * ``hang()``: answer nothing until the next ``play()`` (or ``stop()``);
 * any callable ``step(body) -> dict``: an assistant message built from the request.
 
+A request with ``"stream": true`` gets the same steps as server-sent events, the way the
+OpenAI API streams: the text a few characters a chunk, each tool call as an id-and-name
+chunk then its arguments in two chunks, a usage chunk, then ``data: [DONE]``. Steps only
+for streams:
+
+* ``streamed("text", first_after=0, every=0)``: the text with a pause before the first
+  chunk and between chunks (time-to-first-token measurements);
+* ``stall_after("text")``: the first chunk of the text, then nothing until the next
+  ``play()``;
+* ``sse(b"data: ...\\n\\n...")``: exactly these bytes as the event stream.
+
 A sleeping or hanging step wakes early when the next ``play()`` starts, so a test that
 gave up on it leaves no thread behind for long.
 ``forever=True`` repeats the last step. ``requests`` and ``headers`` record what came in.
@@ -75,6 +86,55 @@ def hang():
     return {"kind": "sleep", "seconds": None}
 
 
+def streamed(text, first_after=0.0, every=0.0, tokens=2):
+    return {**reply(text, tokens), "first_after": first_after, "every": every}
+
+
+def stall_after(text):
+    return {**reply(text), "stall": True}
+
+
+def sse(data: bytes):
+    return {"kind": "sse", "body": data}
+
+
+#: Characters of text per streamed chunk.
+CHUNK_CHARACTERS = 3
+
+
+def stream_chunks(message: dict, tokens: int = 2) -> list[dict]:
+    """A completion message as the chunks the OpenAI API streams it in."""
+
+    def chunk(delta, finish=None):
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "fake-model",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    text = message.get("content") or ""
+    chunks += [chunk({"content": text[i : i + CHUNK_CHARACTERS]}) for i in range(0, len(text), CHUNK_CHARACTERS)]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call["function"]
+        head = {
+            "index": index,
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": function["name"], "arguments": ""},
+        }
+        chunks.append(chunk({"tool_calls": [head]}))
+        half = len(function["arguments"]) // 2
+        for part in (function["arguments"][:half], function["arguments"][half:]):
+            chunks.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
+    chunks.append(chunk({}, "tool_calls" if message.get("tool_calls") else "stop"))
+    usage = {"prompt_tokens": tokens - 1, "completion_tokens": 1, "total_tokens": tokens}
+    chunks.append({**chunk({}), "choices": [], "usage": usage})
+    return chunks
+
+
 class FakeModel:
     def __init__(self):
         self.script: list = []
@@ -130,6 +190,8 @@ class FakeModel:
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": "not found"}})
                 step = model._next(body)
+                if body.get("stream") and step["kind"] in ("message", "sse"):
+                    return self._stream(step)
                 if step["kind"] == "sleep":
                     model._wake.wait(step["seconds"])  # None: until the next play()
                     return self._send(200, _completion(reply("too late")["message"]))
@@ -140,6 +202,30 @@ class FakeModel:
                 if step["kind"] == "garbage":
                     return self._send_raw(200, b"<html>not json</html>", "application/json")
                 return self._send(200, _completion(step["message"], step.get("tokens", 2)))
+
+            def _stream(self, step):
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    if step["kind"] == "sse":
+                        self.wfile.write(step["body"])
+                        return
+                    wake = model._wake
+                    chunks = stream_chunks(step["message"], step.get("tokens", 2))
+                    wake.wait(step.get("first_after") or 0)
+                    for number, chunk in enumerate(chunks):
+                        if number > 1 and step.get("every"):
+                            wake.wait(step["every"])
+                        self.wfile.write(b"data: " + json.dumps(chunk, ensure_ascii=False).encode() + b"\n\n")
+                        self.wfile.flush()
+                        if step.get("stall") and number == 1:
+                            wake.wait(None)
+                            return
+                    self.wfile.write(b"data: [DONE]\n\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def _send(self, code, payload):
                 self._send_raw(code, json.dumps(payload).encode(), "application/json")

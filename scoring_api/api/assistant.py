@@ -94,7 +94,12 @@ def chat_view():
         with allowance.slot():
             result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts, allowance.spend)
     except ChatFailure as failure:
-        log.warning("chat failed: %s (%d)", failure.code, failure.status)  # no text, no key
-        params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}
-        raise ApiError(failure.status, failure.code, f"assistant.{failure.code}", **params) from None
+        raise chat_error(failure) from None
     return jsonify(ChatResponseSchema().dump(result))
+
+
+def chat_error(failure: ChatFailure) -> ApiError:
+    """A chat that could not answer, as the service's error (logged without text or key)."""
+    log.warning("chat failed: %s (%d)", failure.code, failure.status)
+    params = {k: (math.ceil(v) if isinstance(v, float) else v) for k, v in failure.params.items()}
+    return ApiError(failure.status, failure.code, f"assistant.{failure.code}", **params)

@@ -69,8 +69,9 @@ def _too_many(error: RateLimitExceeded):
     return api_error_body(refusal, lang), 429, {"Retry-After": str(seconds)}
 
 
-def limit_requests(app: Flask, scoring: list[Blueprint], chat: Blueprint) -> None:
-    """Put the scoring limit on the ``scoring`` blueprints and the chat limit on ``chat``."""
+def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) -> None:
+    """Put the scoring limit on the ``scoring`` blueprints and the chat limit on the ``chat``
+    ones (one count for each: a client's chats on either chat endpoint add up)."""
     config = app.config
     limiter = Limiter(
         client_id,
@@ -85,7 +86,8 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: Blueprint) -> Non
     app.register_error_handler(RateLimitExceeded, _too_many)
     for blueprint in scoring:  # one count across every scorer and tool
         limiter.shared_limit(config["RATE_LIMIT"], scope="scoring")(blueprint)
-    limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(chat)
+    for blueprint in chat:
+        limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(blueprint)
 
 
 class ChatAllowance:

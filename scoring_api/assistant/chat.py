@@ -21,6 +21,12 @@ The model is untrusted input:
 * A tool result longer than ``tool_result_limit`` bytes (as JSON) goes back to the model
   as a short ``tool_result_too_long`` error; the chat's answer keeps the full result.
 
+Streaming: :func:`answer` is the loop itself, a generator. With ``stream=True`` each round
+asks the model to stream, and the pieces of text it sends are yielded as they come (the
+tool calls are gathered, never yielded); the chat's result is the generator's return
+value. A round that already yielded text is not retried. :func:`chat` runs the same loop
+without streaming and returns the result.
+
 Time: one deadline (``deadline`` seconds) covers the whole chat, every round and retry.
 Each model request may take ``min(timeout, time left)``, the retries are this module's
 own loop (the client's are off) and never start past the deadline, and reading a
@@ -33,7 +39,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -57,6 +64,8 @@ log = logging.getLogger(__name__)
 #: Largest model response read (decoded bytes); a longer one is a 502. 32,768 tokens of
 #: arguments with every character escaped stay well below it.
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+#: Most tool calls one streamed reply may carry (their ``index``); more is a 502.
+MAX_STREAMED_CALLS = 64
 #: Status codes worth a retry (as the openai client's own policy).
 RETRY_STATUSES = frozenset({408, 409, 429})
 #: First pause before a retry, doubled each time, at most RETRY_PAUSE_MAX.
@@ -77,6 +86,7 @@ class ChatSettings:
     max_tool_calls: int = 8  # tool calls run per round
     tool_result_limit: int = 8192  # bytes of one tool result sent back to the model
     max_argument_bytes: int = 65536  # bytes of one call's arguments (the REST body limit)
+    temperature: float | None = None  # sent when set (the OpenAI-compatible endpoint passes it on)
 
 
 class ChatFailure(Exception):
@@ -104,11 +114,28 @@ class ToolCallRecord:
     result: dict
 
 
+@dataclass(frozen=True)
+class Usage:
+    """The tokens the model reported for one round, or summed over a chat."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.total_tokens + other.total_tokens,
+        )
+
+
 @dataclass
 class ChatResult:
     reply: str
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     rounds: int = 0
+    usage: Usage = field(default_factory=Usage)
 
 
 @dataclass(frozen=True)
@@ -122,7 +149,11 @@ class ModelCall:
 class ModelMessage:
     content: str | None
     tool_calls: list[ModelCall]
-    tokens: int = 0  # the usage the model reported (total_tokens; 0 when it reported none)
+    usage: Usage = field(default_factory=Usage)  # as the model reported it (zeros when it did not)
+
+    @property
+    def tokens(self) -> int:
+        return self.usage.total_tokens
 
 
 class Deadline:
@@ -187,18 +218,98 @@ def read_message(document) -> ModelMessage:
         if raw.get("type", "function") != "function":
             raise _bad_response()
         calls.append(ModelCall(call_id, name, arguments))
-    return ModelMessage(content, calls, _tokens(document.get("usage")))
+    return ModelMessage(content, calls, read_usage(document.get("usage")))
 
 
-def _tokens(usage) -> int:
-    """``usage.total_tokens``, or prompt plus completion tokens; 0 when not reported."""
+def read_usage(usage) -> Usage:
+    """The reported usage; ``total_tokens`` is prompt plus completion when not given, and
+    anything that is not a count is 0."""
     if not isinstance(usage, dict):
-        return 0
-    total = usage.get("total_tokens")
-    if not (isinstance(total, int) and not isinstance(total, bool)):
-        parts = [usage.get("prompt_tokens"), usage.get("completion_tokens")]
-        total = sum(p for p in parts if isinstance(p, int) and not isinstance(p, bool))
-    return min(max(total, 0), 10**9)
+        return Usage()
+
+    def count(name: str) -> int | None:
+        value = usage.get(name)
+        return min(max(value, 0), 10**9) if isinstance(value, int) and not isinstance(value, bool) else None
+
+    prompt, completion, total = count("prompt_tokens") or 0, count("completion_tokens") or 0, count("total_tokens")
+    return Usage(prompt, completion, prompt + completion if total is None else total)
+
+
+class StreamedMessage:
+    """A model reply read from the chunks of a streamed completion, every field checked
+    (a 502 if not): the text pieces, the tool calls put together from their fragments by
+    ``index``, and the usage of the last chunk that reports one."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.calls: dict[int, dict] = {}
+        self.usage = Usage()
+
+    def feed(self, chunk: dict) -> str | None:
+        """Take one chunk; its piece of text, if it has one."""
+        if chunk.get("usage") is not None:
+            self.usage = read_usage(chunk["usage"])
+        choices = chunk.get("choices")
+        if choices is None or choices == []:
+            return None
+        if not isinstance(choices, list) or not isinstance(choices[0], dict):
+            raise _bad_response()
+        delta = choices[0].get("delta")
+        if delta is None:
+            return None
+        if not isinstance(delta, dict):
+            raise _bad_response()
+        for position, fragment in enumerate(_list_or_none(delta.get("tool_calls"))):
+            self._add_call_fragment(position, fragment)
+        content = delta.get("content")
+        if content is None or content == "":
+            return None
+        if not isinstance(content, str):
+            raise _bad_response()
+        self.pieces.append(content)
+        return content
+
+    def _add_call_fragment(self, position: int, fragment) -> None:
+        if not isinstance(fragment, dict):
+            raise _bad_response()
+        index = fragment.get("index", position)
+        if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < MAX_STREAMED_CALLS):
+            raise _bad_response()
+        if fragment.get("type", "function") not in ("function", None):
+            raise _bad_response()
+        call = self.calls.setdefault(index, {"id": "", "name": [], "arguments": []})
+        call_id, function = fragment.get("id"), fragment.get("function")
+        if call_id is not None:
+            if not isinstance(call_id, str):
+                raise _bad_response()
+            call["id"] = call_id
+        if function is None:
+            return
+        if not isinstance(function, dict):
+            raise _bad_response()
+        for part in ("name", "arguments"):
+            value = function.get(part)
+            if value is not None and not isinstance(value, str):
+                raise _bad_response()
+            if value:
+                call[part].append(value)
+
+    def message(self) -> ModelMessage:
+        calls = []
+        for _, call in sorted(self.calls.items()):
+            name = "".join(call["name"])
+            if not (call["id"] and name):
+                raise _bad_response()
+            calls.append(ModelCall(call["id"], name, "".join(call["arguments"])))
+        return ModelMessage("".join(self.pieces) if self.pieces else None, calls, self.usage)
+
+
+def _list_or_none(value) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _bad_response()
+    return value
 
 
 def _read_body(response, deadline: Deadline) -> bytes:
@@ -220,20 +331,58 @@ def _timed_out(deadline: Deadline, seconds: float) -> Exception:
     return _Retryable(ChatFailure(504, "model_timeout", seconds=seconds))
 
 
-def _request(
-    client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline
-) -> ModelMessage:
-    """One model request of at most ``min(timeout, time left)`` seconds."""
-    seconds = min(settings.timeout, deadline.remaining())
+def _events(response, deadline: Deadline) -> Iterator[dict]:
+    """The JSON object of each server-sent ``data:`` line, until ``[DONE]`` or the end;
+    at most MAX_RESPONSE_BYTES in all, stopping at the deadline. An ``error`` event is a
+    502 ``model_stream_error``."""
+    size, pending = 0, []
+    for part in response.iter_bytes():
+        size += len(part)
+        if size > MAX_RESPONSE_BYTES:
+            raise _bad_response()
+        if deadline.remaining() <= 0:
+            raise deadline.failure()
+        if b"\n" not in part:
+            pending.append(part)
+            continue
+        *lines, rest = b"".join([*pending, part]).split(b"\n")
+        pending = [rest]
+        for line in lines:
+            if not line.startswith(b"data:"):
+                continue  # blank lines, comments, event names
+            data = line[5:].strip()
+            if data == b"[DONE]":
+                return
+            try:
+                event = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                raise _bad_response() from None
+            if not isinstance(event, dict):
+                raise _bad_response()
+            if "error" in event:
+                raise ChatFailure(502, "model_stream_error")
+            yield event
+
+
+def _request_options(settings: ChatSettings, conversation: list[dict], seconds: float) -> dict:
+    options = {
+        "model": settings.model,
+        "messages": cast(Any, conversation),  # plain dicts of the chat-completions shape
+        "tools": cast(Any, tool_definitions()),
+        "max_tokens": settings.max_tokens,
+        "timeout": seconds,
+    }
+    if settings.temperature is not None:
+        options["temperature"] = settings.temperature
+    return options
+
+
+@contextmanager
+def _model_failures(deadline: Deadline, seconds: float) -> Iterator[None]:
+    """What a failed model request means: a ChatFailure, wrapped in _Retryable when another
+    attempt may cure it."""
     try:
-        with client.chat.completions.with_streaming_response.create(
-            model=settings.model,
-            messages=cast(Any, conversation),  # plain dicts of the chat-completions shape
-            tools=cast(Any, tool_definitions()),
-            max_tokens=settings.max_tokens,
-            timeout=seconds,
-        ) as response:
-            body = _read_body(response, deadline)
+        yield
     except openai.APITimeoutError:
         raise _timed_out(deadline, seconds) from None
     except openai.APIConnectionError:
@@ -249,6 +398,34 @@ def _request(
         raise _Retryable(ChatFailure(502, "model_unreachable")) from None
     except (openai.APIError, ValueError, TypeError):
         raise _bad_response() from None
+
+
+def _stream_request(
+    client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline
+) -> Generator[str, None, ModelMessage]:
+    """One streamed model request of at most ``min(timeout, time left)`` seconds: yields
+    the pieces of text as they come, returns the whole message. A model that answers with
+    a whole completion instead of a stream is read as one."""
+    seconds = min(settings.timeout, deadline.remaining())
+    options = _request_options(settings, conversation, seconds)
+    with _model_failures(deadline, seconds):
+        with client.chat.completions.with_streaming_response.create(
+            **options, stream=True, stream_options={"include_usage": True}
+        ) as response:
+            if "text/event-stream" not in response.headers.get("content-type", ""):
+                message = _parse_completion(_read_body(response, deadline))
+                if message.content and not message.tool_calls:
+                    yield message.content
+                return message
+            streamed = StreamedMessage()
+            for event in _events(response, deadline):
+                piece = streamed.feed(event)
+                if piece is not None:
+                    yield piece
+            return streamed.message()
+
+
+def _parse_completion(body: bytes) -> ModelMessage:
     try:
         document = orjson.loads(body)
     except orjson.JSONDecodeError:  # also nesting over 1,024 levels
@@ -256,18 +433,43 @@ def _request(
     return read_message(document)
 
 
-def _complete(
+def _request(
     client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline
 ) -> ModelMessage:
-    """One round trip to the model with up to ``max_retries`` retries, all before the deadline."""
+    """One model request of at most ``min(timeout, time left)`` seconds."""
+    seconds = min(settings.timeout, deadline.remaining())
+    with _model_failures(deadline, seconds):
+        with client.chat.completions.with_streaming_response.create(
+            **_request_options(settings, conversation, seconds)
+        ) as response:
+            body = _read_body(response, deadline)
+    return _parse_completion(body)
+
+
+def _round(
+    client: openai.OpenAI, settings: ChatSettings, conversation: list[dict], deadline: Deadline, stream: bool
+) -> Generator[str, None, ModelMessage]:
+    """One round trip to the model with up to ``max_retries`` retries, all before the
+    deadline; streamed, it yields the text as it comes, and an attempt that yielded some
+    is not retried."""
     attempt = 0
     while True:
         if deadline.remaining() <= 0:
             raise deadline.failure()
+        relayed = False
         try:
-            return _request(client, settings, conversation, deadline)
+            if not stream:
+                return _request(client, settings, conversation, deadline)
+            pieces = _stream_request(client, settings, conversation, deadline)
+            while True:
+                try:
+                    piece = next(pieces)
+                except StopIteration as done:
+                    return done.value
+                relayed = True
+                yield piece
         except _Retryable as retryable:
-            if attempt >= settings.max_retries:
+            if relayed or attempt >= settings.max_retries:
                 raise retryable.failure from None
             pause = min(RETRY_PAUSE * 2**attempt, RETRY_PAUSE_MAX)
             if deadline.remaining() <= pause:  # no time for another attempt: say what failed
@@ -312,6 +514,25 @@ def chat(
 ) -> ChatResult:
     """Answer the conversation; tool calls are executed until the model replies. ``spend``
     is told the tokens of each model reply as it arrives (the chat's budget)."""
+    loop = answer(messages, lang, settings, prompts, spend, stream=False)
+    while True:
+        try:
+            next(loop)
+        except StopIteration as done:
+            return done.value
+
+
+def answer(
+    messages: list[dict],
+    lang: str,
+    settings: ChatSettings,
+    prompts: Prompts,
+    spend: Callable[[int], None] | None = None,
+    stream: bool = False,
+) -> Generator[str, None, ChatResult]:
+    """The chat loop. With ``stream``, yields the text of the reply as the model streams
+    it (text a model writes before calling tools comes too, then a blank line); returns
+    the :class:`ChatResult`. Closing the generator closes the model's connection."""
     if not settings.api_key:
         raise ChatFailure(503, "chat_unconfigured")
     deadline = Deadline(settings.deadline)
@@ -319,23 +540,44 @@ def chat(
         api_key=settings.api_key,
         base_url=settings.base_url,
         timeout=settings.timeout,
-        max_retries=0,  # retried in _complete, within the deadline
+        max_retries=0,  # retried in _round, within the deadline
     )
     try:
-        return _chat(client, messages, lang, settings, prompts, deadline, spend or (lambda tokens: None))
+        return (yield from _chat(client, messages, lang, settings, prompts, deadline, spend, stream))
     finally:
         client.close()
 
 
 def _chat(
-    client, messages, lang, settings: ChatSettings, prompts: Prompts, deadline: Deadline, spend: Callable[[int], None]
-) -> ChatResult:
+    client,
+    messages,
+    lang,
+    settings: ChatSettings,
+    prompts: Prompts,
+    deadline: Deadline,
+    spend: Callable[[int], None] | None,
+    stream: bool,
+) -> Generator[str, None, ChatResult]:
     conversation = [{"role": "system", "content": prompts.system_for(lang)}, *messages]
     result = ChatResult(reply="")
+    relayed = False  # text already sent (a round's preamble): the next round's starts on a new paragraph
     for round_number in range(1, settings.max_rounds + 1):
         result.rounds = round_number
-        message = _complete(client, settings, conversation, deadline)
-        spend(message.tokens)
+        pieces = _round(client, settings, conversation, deadline, stream)
+        first = True
+        while True:
+            try:
+                piece = next(pieces)
+            except StopIteration as done:
+                message: ModelMessage = done.value
+                break
+            if first and relayed:
+                yield "\n\n"
+            first, relayed = False, True
+            yield piece
+        result.usage += message.usage
+        if spend is not None:
+            spend(message.tokens)
         if not message.tool_calls:
             if not isinstance(message.content, str) or not message.content.strip():
                 raise _bad_response()

@@ -41,6 +41,7 @@ _FIELD_KEYS = {
 #: ``invalid`` by field type (the first that matches).
 _INVALID_KEYS = (
     (fields.Integer, "validation.invalid_integer"),
+    (fields.Number, "validation.invalid_number"),
     (fields.String, "validation.invalid_string"),
     (fields.Boolean, "validation.invalid_boolean"),
     (fields.List, "validation.invalid_list"),

@@ -1,0 +1,273 @@
+"""アイちゃん as a model of OpenAI's Chat Completions API, for any chat frontend (Open WebUI,
+LibreChat, the OpenAI SDKs...): ``GET /v1/models`` and ``POST /v1/chat/completions``.
+
+The same loop as ``POST /api/v1/chat`` (:func:`scoring_api.assistant.chat.answer`) with
+the same key, limits, budget and deadline. The model ``ai-chan`` answers in Japanese,
+``ai-chan-en`` in English. ``stream: true`` answers server-sent events in OpenAI's chunk
+format, relaying the text as the upstream model streams it; nothing is sent before the
+first piece of text, so a failure until then (a tool round's too) is an ordinary JSON
+error, and one after it ends the stream with an ``error`` event. Errors have OpenAI's shape
+(``{"error": {"message", "type", "code", "param"}}``). See docs/chat-frontends.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Generator, Iterator
+from contextlib import ExitStack
+from dataclasses import replace
+
+from flask import Blueprint, Response, current_app, g, jsonify, stream_with_context
+from flask_limiter import RateLimitExceeded
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from ..assistant.chat import ChatFailure, ChatResult, answer
+from ..errors import ApiError, api_error_body, validation_error_body
+from ..i18n import DEFAULT_LANG, join_list, t
+from ..schemas.completions import ChunkSchema, CompletionRequestSchema, CompletionSchema, ModelListSchema
+from ..schemas.messages import localized
+from .assistant import chat_error, chat_settings, check_chat_key
+from .body import bearer_key, read_json
+from .errors import _http_error, response_lang
+from .limits import _too_many
+
+log = logging.getLogger(__name__)
+
+models_bp = Blueprint("models", __name__, url_prefix="/v1")
+completions_bp = Blueprint("completions", __name__, url_prefix="/v1")
+
+#: The models this endpoint offers, and the language each answers in.
+MODELS = {"ai-chan": "ja", "ai-chan-en": "en"}
+#: When the models were first offered (``created`` of the model list).
+MODELS_CREATED = 1_796_169_600  # 2026-12-01
+
+#: OpenAI's error types by status.
+ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
+
+
+@models_bp.get("/models")
+def models():
+    """The models: アイちゃん in Japanese and in English."""
+    check_chat_key(current_app.config, bearer_key())
+    listed = [{"id": name, "object": "model", "created": MODELS_CREATED, "owned_by": "scoring-api"} for name in MODELS]
+    return jsonify(ModelListSchema().dump({"object": "list", "data": listed}))
+
+
+@completions_bp.post("/chat/completions")
+def chat_completions():
+    """アイちゃん answers the conversation, calling the scorers; streamed on request."""
+    check_chat_key(current_app.config, bearer_key())
+    document = read_json()
+    model = document.get("model") if isinstance(document, dict) else None
+    g.chat_lang = lang = MODELS.get(model, DEFAULT_LANG) if isinstance(model, str) else DEFAULT_LANG
+    asked = localized(CompletionRequestSchema, lang).load(document)
+    if asked["model"] not in MODELS:
+        raise ApiError(
+            404,
+            "model_not_found",
+            "assistant.model_not_found",
+            model=asked["model"],
+            models=join_list(list(MODELS), lang),
+        )
+    messages = [
+        {"role": "system" if m["role"] == "developer" else m["role"], "content": m["content"]}
+        for m in asked["messages"]
+        if m["content"] and m["content"].strip()
+    ]
+    if not messages:
+        raise ApiError(
+            400, "invalid_input", "errors.invalid_input", details={"messages": [t("assistant.no_message_text", lang)]}
+        )
+    prompts = current_app.extensions.get("prompts")
+    if prompts is None:
+        raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
+    allowance = current_app.extensions["chat_allowance"]
+    allowance.check_budget()
+    settings = chat_settings(current_app.config)
+    wanted = [n for n in (asked["max_tokens"], asked["max_completion_tokens"]) if n is not None]
+    settings = replace(settings, max_tokens=min([settings.max_tokens, *wanted]), temperature=asked["temperature"])
+    reply = _Reply(asked["model"])
+    if not asked["stream"]:
+        try:
+            with allowance.slot():
+                loop = answer(messages, lang, settings, prompts, allowance.spend)
+                result = _run_to_end(loop)
+        except ChatFailure as failure:
+            raise chat_error(failure) from None
+        return jsonify(CompletionSchema().dump(reply.completion(result)))
+    include_usage = bool((asked["stream_options"] or {}).get("include_usage"))
+    return _stream(
+        reply, answer(messages, lang, settings, prompts, allowance.spend, stream=True), allowance, include_usage
+    )
+
+
+def _run_to_end(loop: Generator[str, None, ChatResult]) -> ChatResult:
+    while True:
+        try:
+            next(loop)
+        except StopIteration as done:
+            return done.value
+
+
+class _Reply:
+    """One answer's identity and its shapes: the completion, and the chunks of a stream."""
+
+    def __init__(self, model: str) -> None:
+        self.id = "chatcmpl-" + uuid.uuid4().hex
+        self.created = int(time.time())
+        self.model = model
+
+    def _head(self, kind: str) -> dict:
+        return {"id": self.id, "object": kind, "created": self.created, "model": self.model}
+
+    def completion(self, result: ChatResult) -> dict:
+        return {
+            **self._head("chat.completion"),
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": result.reply}, "finish_reason": "stop"}
+            ],
+            "usage": vars(result.usage),
+            "ai_chan": _trace(result),
+        }
+
+    def chunk(self, delta: dict, finish: str | None = None, **extra) -> str:
+        document = {
+            **self._head("chat.completion.chunk"),
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            **extra,
+        }
+        return _event(ChunkSchema().dump(document))
+
+    def usage(self, result: ChatResult) -> str:
+        document = {**self._head("chat.completion.chunk"), "choices": [], "usage": vars(result.usage)}
+        return _event(ChunkSchema().dump(document))
+
+
+def _trace(result: ChatResult) -> dict:
+    return {"tool_calls": [vars(call) for call in result.tool_calls], "rounds": result.rounds}
+
+
+def _event(document: dict) -> str:
+    return "data: " + json.dumps(document, ensure_ascii=False) + "\n\n"
+
+
+def _stream(reply: _Reply, loop: Generator[str, None, ChatResult], allowance, include_usage: bool) -> Response:
+    """The answer as server-sent events, once the loop has its first piece of text."""
+    held = ExitStack()
+    held.callback(loop.close)
+    try:
+        held.enter_context(allowance.slot())
+        first = _next(loop)
+    except ChatFailure as failure:
+        held.close()
+        raise chat_error(failure) from None
+    except BaseException:
+        held.close()
+        raise
+    response = Response(
+        stream_with_context(_events(reply, first, loop, include_usage)),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+    response.call_on_close(held.close)
+    return response
+
+
+def _next(loop: Generator[str, None, ChatResult]) -> str | ChatResult:
+    """The loop's next piece of text, or its result when it has finished."""
+    try:
+        return next(loop)
+    except StopIteration as done:
+        return done.value
+
+
+def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -> Iterator[str]:
+    yield reply.chunk({"role": "assistant", "content": ""})
+    step = first
+    try:
+        while isinstance(step, str):
+            yield reply.chunk({"content": step})
+            step = _next(loop)
+    except ChatFailure as failure:
+        error = chat_error(failure)
+        body, status, _ = _openai_shape(api_error_body(error, g.get("chat_lang", DEFAULT_LANG)), error.status)
+        yield _event(body)
+        return
+    except Exception:
+        log.exception("the chat stream failed")
+        body, _, _ = _openai_shape(
+            {
+                "error": {
+                    "code": "internal_error",
+                    "message": t("errors.internal_error", g.get("chat_lang", DEFAULT_LANG)),
+                    "details": {},
+                }
+            },
+            500,
+        )
+        yield _event(body)
+        return
+    yield reply.chunk({}, "stop", ai_chan=_trace(step))
+    if include_usage:
+        yield reply.usage(step)
+    yield "data: [DONE]\n\n"
+
+
+# --- errors in OpenAI's shape ------------------------------------------------------------
+
+
+def _openai_shape(document: dict, status: int, headers=None) -> tuple[dict, int, dict]:
+    """The service's error document as OpenAI's: ``message`` names the first bad fields,
+    ``param`` the first; the service's ``details`` stay as an extension."""
+    error = document["error"]
+    details = error.get("details") or {}
+    message = error["message"]
+    if details:
+        message = "; ".join(f"{path}: {' '.join(reasons)}" for path, reasons in list(details.items())[:3])
+    kind = ERROR_TYPES.get(status, "api_error" if status >= 500 else "invalid_request_error")
+    param = next(iter(details), None)
+    shaped = {"message": message, "type": kind, "code": error["code"], "param": param if param != "$" else None}
+    if details:
+        shaped["details"] = details
+    return {"error": shaped}, status, dict(headers or {})
+
+
+def _lang() -> str:
+    return g.get("chat_lang") or response_lang()
+
+
+def _on_api_error(error: ApiError):
+    return _openai_shape(api_error_body(error, _lang()), error.status, error.headers)
+
+
+def _on_validation_error(error: ValidationError):
+    return _openai_shape(validation_error_body(error, _lang()), 400)
+
+
+def _on_http_error(error: HTTPException):
+    if isinstance(error, RateLimitExceeded):
+        body, status, headers = _too_many(error)
+        return _openai_shape(body, status, headers)
+    response = _http_error(error)
+    return _openai_shape(
+        json.loads(response.get_data()), response.status_code, {k: v for k, v in response.headers if k == "Allow"}
+    )
+
+
+def _on_unexpected(error: Exception):
+    current_app.logger.exception("unhandled error on the OpenAI-compatible endpoint")
+    return _openai_shape(
+        {"error": {"code": "internal_error", "message": t("errors.internal_error", _lang()), "details": {}}}, 500
+    )
+
+
+for _blueprint in (models_bp, completions_bp):
+    _blueprint.register_error_handler(ApiError, _on_api_error)
+    _blueprint.register_error_handler(ValidationError, _on_validation_error)
+    _blueprint.register_error_handler(HTTPException, _on_http_error)
+    _blueprint.register_error_handler(RateLimitExceeded, _on_http_error)  # before the app's own 429 handler
+    _blueprint.register_error_handler(Exception, _on_unexpected)

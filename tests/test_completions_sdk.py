@@ -1,0 +1,124 @@
+"""アイちゃん through the official ``openai`` SDK, as any chat frontend reaches her: the SDK's
+client pointed at the service (the README's gunicorn command, a live process), the service
+pointed at the scripted model on 127.0.0.1, which streams."""
+
+from __future__ import annotations
+
+import os
+
+import openai
+import pytest
+
+from tests.conftest import API_KEY
+from tests.fake_openai import calls, reply, sse, stall_after, status
+from tests.servers import gunicorn
+
+CLIENT_KEY = "sdk-client-key-0123456789"
+QUESTION = [{"role": "user", "content": "2人の初期ハチミツは？"}]
+HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2 人: 1 番手 16、2 番手 20"}
+
+
+@pytest.fixture(scope="module")
+def base_url(fake_model):
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": fake_model.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "SCORING_CHAT_MAX_RETRIES": "0",
+        "SCORING_CHAT_TIMEOUT": "2",
+        "SCORING_CHAT_OPEN": "false",
+        "SCORING_API_KEYS": CLIENT_KEY,
+    }
+    with gunicorn(env) as port:
+        yield f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.fixture
+def ai_chan(base_url):
+    with openai.OpenAI(base_url=base_url, api_key=CLIENT_KEY, max_retries=0, timeout=20) as client:
+        yield client
+
+
+def test_the_sdk_lists_the_models(ai_chan):
+    assert [model.id for model in ai_chan.models.list()] == ["ai-chan", "ai-chan-en"]
+
+
+def test_the_sdk_gets_an_answer_with_its_usage_and_the_tool_trace(ai_chan, fake_model):
+    fake_model.play(calls(("applejack_starting_honey", {"players": 2})), reply("16と20です。", tokens=30))
+    completion = ai_chan.chat.completions.create(model="ai-chan", messages=QUESTION)
+    assert completion.choices[0].message.content == "16と20です。"
+    assert completion.choices[0].finish_reason == "stop"
+    assert (completion.usage.prompt_tokens, completion.usage.completion_tokens, completion.usage.total_tokens) == (
+        30,
+        2,
+        32,
+    )
+    assert completion.model_extra["ai_chan"] == {
+        "tool_calls": [{"name": "applejack_starting_honey", "arguments": {"players": 2}, "result": HONEY_RESULT}],
+        "rounds": 2,
+    }
+
+
+def test_the_sdk_streams_the_answer(ai_chan, fake_model):
+    fake_model.play(calls(("applejack_starting_honey", {"players": 2})), reply("2人なら16と20です。", tokens=30))
+    chunks = list(
+        ai_chan.chat.completions.create(
+            model="ai-chan", messages=QUESTION, stream=True, stream_options={"include_usage": True}
+        )
+    )
+    assert chunks[0].choices[0].delta.role == "assistant"
+    text = [chunk.choices[0].delta.content for chunk in chunks if chunk.choices and chunk.choices[0].delta.content]
+    assert text == ["2人な", "ら16", "と20", "です。"]
+    finish = next(chunk for chunk in chunks if chunk.choices and chunk.choices[0].finish_reason)
+    assert finish.choices[0].finish_reason == "stop"
+    assert finish.model_extra["ai_chan"]["tool_calls"][0]["result"] == HONEY_RESULT
+    assert chunks[-1].choices == [] and chunks[-1].usage.total_tokens == 32
+
+
+def test_text_reaches_the_sdk_while_the_model_is_still_writing(ai_chan, fake_model):
+    """The model sends its first chunk and stops: the SDK has that text before the model
+    has finished (it is relayed, not gathered)."""
+    fake_model.play(stall_after("まだ書いています"))
+    stream = ai_chan.chat.completions.create(model="ai-chan", messages=QUESTION, stream=True)
+    pieces = iter(stream)
+    assert next(pieces).choices[0].delta.role == "assistant"
+    assert next(pieces).choices[0].delta.content == "まだ書"  # while the model still writes
+    fake_model.play(reply("次"))  # the model's stream ends
+    rest = list(pieces)
+    assert rest[-1].choices[0].finish_reason == "stop"
+
+
+def test_a_wrong_key_is_the_sdks_authentication_error(base_url, fake_model):
+    fake_model.play()
+    with openai.OpenAI(base_url=base_url, api_key="wrong-key-0123456789", max_retries=0) as client:
+        with pytest.raises(openai.AuthenticationError) as refused:
+            client.chat.completions.create(model="ai-chan-en", messages=QUESTION)
+    assert refused.value.body["code"] == "chat_key_wrong"
+    assert refused.value.body["type"] == "authentication_error"
+    assert fake_model.requests == []
+
+
+def test_an_unknown_model_is_the_sdks_not_found_error(ai_chan):
+    with pytest.raises(openai.NotFoundError) as refused:
+        ai_chan.chat.completions.create(model="gpt-4o", messages=QUESTION)
+    assert refused.value.body["code"] == "model_not_found"
+
+
+def test_a_model_refusing_before_any_text_is_a_502_for_the_sdk(ai_chan, fake_model):
+    fake_model.play(status(429))
+    with pytest.raises(openai.InternalServerError) as failed:
+        ai_chan.chat.completions.create(model="ai-chan-en", messages=QUESTION, stream=True)
+    assert failed.value.status_code == 502
+    assert failed.value.body["message"] == "The model endpoint answered with an error (HTTP 429)."
+
+
+def test_a_malformed_chunk_mid_stream_is_an_error_the_sdk_raises(ai_chan, fake_model):
+    fake_model.play(sse(b'data: {"choices": [{"index": 0, "delta": {"content": "abc"}}]}\n\ndata: {broken\n\n'))
+    stream = ai_chan.chat.completions.create(model="ai-chan-en", messages=QUESTION, stream=True)
+    received = []
+    with pytest.raises(openai.APIError) as failed:
+        for chunk in stream:
+            received.append(chunk.choices[0].delta.content)
+    assert received == ["", "abc"]
+    assert failed.value.message == "The model sent a response that could not be read."
