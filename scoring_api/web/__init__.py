@@ -13,7 +13,7 @@ from flask import Blueprint, render_template
 # and would shadow ours, so the form's files are served under ``/assets``.
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/assets", template_folder="templates")
 
-GAMES = ("apero", "pedro", "applejack", "fairy")
+GAMES = ("apero", "pedro", "applejack", "fairy", "chat")  # the last is アイちゃん's chat panel
 
 
 @bp.get("/")

@@ -43,7 +43,7 @@ def test_tabs_and_cards_work_from_the_keyboard(page, open_game):
     expect(page.get_by_test_id("panel-pedro")).to_be_visible()
     expect(page.get_by_test_id("panel-apero")).to_be_hidden()
     page.keyboard.press("End")
-    expect(page.get_by_test_id("tab-fairy")).to_be_focused()
+    expect(page.get_by_test_id("tab-chat")).to_be_focused()  # the last tab: アイちゃん
     page.keyboard.press("Home")
     expect(page.get_by_test_id("tab-apero")).to_be_focused()
 
@@ -96,7 +96,7 @@ def test_every_game_fits_a_phone_in_both_languages(page, open_game, fits_phone):
     for lang in ("ja", "en"):
         page.get_by_test_id(f"lang-{lang}").click()
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        for game in ("apero", "pedro", "applejack", "fairy"):
+        for game in ("apero", "pedro", "applejack", "fairy", "chat"):
             page.get_by_test_id(f"tab-{game}").click()
             if game == "pedro":
                 page.get_by_test_id("pedro-mode-cards").check()

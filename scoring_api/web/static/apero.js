@@ -132,20 +132,29 @@ function playerSection(player, i) {
 function resultView() {
   const result = state.result;
   if (!result) return state.placed ? null : h('p', { class: 'hint' }, t('apero.tapHint'));
+  return resultCards(result, (k) => state.sentIndex[k]);
+}
+
+/**
+ * The result cards of a score: the winner line, then each player's colours, expressions
+ * and total. `slot(k)` numbers the k-th player in test ids; `prefix` starts them (the chat
+ * shows the same cards under its own prefix).
+ */
+export function resultCards(result, slot = (k) => k, prefix = 'apero') {
   const players = result.players.map((p, k) => {
-    const ui = state.sentIndex[k];
-    return h('article', { class: 'card-box result', testid: `apero-result-${ui}` },
-      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `apero-total-${ui}` }, p.total_text), h('span', { class: 'unit' }, t('apero.points'))),
+    const ui = slot(k);
+    return h('article', { class: 'card-box result', testid: `${prefix}-result-${ui}` },
+      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `${prefix}-total-${ui}` }, p.total_text), h('span', { class: 'unit' }, t('apero.points'))),
       h('table', { class: 'score-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('apero.color')), h('th', { scope: 'col' }, t('apero.expression')), h('th', { scope: 'col' }, t('apero.score')))),
-        h('tbody', null, p.colors.map((c) => h('tr', { testid: `apero-color-${ui}-${c.color}` },
+        h('tbody', null, p.colors.map((c) => h('tr', { testid: `${prefix}-color-${ui}-${c.color}` },
           h('th', { scope: 'row' }, h('span', { class: `swatch c-${c.color}`, 'aria-hidden': 'true' }), c.label),
           h('td', { class: 'expr' }, c.expression),
           h('td', { class: 'num' }, c.score_text))))),
       h('p', { class: 'explanation' }, p.explanation));
   });
   return [
-    h('p', { class: 'winner', testid: 'apero-winner' }, '★ ', result.explanation),
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.explanation),
     h('div', { class: 'results-grid' }, players),
   ];
 }

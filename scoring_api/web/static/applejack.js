@@ -258,42 +258,27 @@ function adviceForm() {
     h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo')));
 }
 
-function adviceView(data) {
-  const edges = (option) => (option.beehives.length ? option.beehives.map((e) => t(`aj.edge.${e}`)).join(t('aj.separator')) : '');
-  return h('div', { class: 'card-box result', testid: 'aj-advice-result' },
-    h('ol', { class: 'pick-options' }, data.options.slice(0, ADVICE_SHOWN).map((option, k) => h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `aj-advice-option-${k}` },
-      h('strong', null, t('aj.fieldN', { n: option.field })), ' ',
-      option.pay ? t('aj.adviceTree', { edges: edges(option) }) : t('aj.advicePasture'), ' ',
-      h('span', { class: 'total', testid: `aj-advice-final-${k}` }, String(option.final_if_now)), h('span', { class: 'unit' }, t('aj.adviceFinal')),
-      ' ', h('small', null, t('aj.honeyChange', { honey: option.honey_now >= 0 ? `+${option.honey_now}` : String(option.honey_now) }))))),
-    h('p', { class: 'explanation' }, data.explanation));
-}
-
-function harvestList(harvests) {
-  return harvests.map((harvest, k) => h('div', { class: 'harvest' },
-    h('h4', null, harvests.length > 1
-      ? h('button', { type: 'button', class: 'small secondary', 'aria-pressed': String(state.shown === k), testid: `aj-show-${k}`,
-        onclick: () => { state.shown = k; renderOrchard(); renderResults(); } }, t('aj.showAreas', { variety: harvest.variety }))
-      : null,
-    ' ', h('span', { class: `apple-dot v-${varietyOf(harvest.variety)}`, 'aria-hidden': 'true' }), harvest.explanation),
-    h('ul', { class: 'areas' }, harvest.areas.map((area, i) => h('li', { testid: `aj-area-${k}-${i}` },
-      state.shown === k ? h('span', { class: 'area-swatch', style: `--area: ${AREA_COLORS[i % AREA_COLORS.length]}`, 'aria-hidden': 'true' }, String(i + 1)) : null,
-      area.explanation)))));
-}
-
 function resultView() {
   const view = state.view;
   if (!view || view.kind === 'placement') return null;
-  const { data } = view;
-  if (view.kind === 'advice') return adviceView(data);
-  if (view.kind === 'blossoms') {
-    return h('div', { class: 'card-box result', testid: 'aj-blossoms-result' },
-      h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: 'aj-blossoms-honey' }, String(data.honey))), h('p', { class: 'explanation' }, data.explanation));
+  return resultCard(view.kind, view.data, 'aj', true);
+}
+
+/**
+ * The result card of an Applejack answer: `kind` is harvest, blossoms, final or advice;
+ * `prefix` starts the test ids; `interactive` adds the buttons that colour a variety's
+ * areas on this panel's orchard (the chat shows the same cards without them).
+ */
+export function resultCard(kind, data, prefix = 'aj', interactive = false) {
+  if (kind === 'advice') return adviceView(data, prefix);
+  if (kind === 'blossoms') {
+    return h('div', { class: 'card-box result', testid: `${prefix}-blossoms-result` },
+      h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: `${prefix}-blossoms-honey` }, String(data.honey))), h('p', { class: 'explanation' }, data.explanation));
   }
-  if (view.kind === 'harvest') {
-    return h('div', { class: 'card-box result', testid: 'aj-harvest-result' },
-      h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: 'aj-harvest-honey' }, String(data.honey))),
-      harvestList(data.harvests),
+  if (kind === 'harvest') {
+    return h('div', { class: 'card-box result', testid: `${prefix}-harvest-result` },
+      h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: `${prefix}-harvest-honey` }, String(data.honey))),
+      harvestList(data.harvests, prefix, interactive),
       h('p', { class: 'explanation' }, data.explanation));
   }
   const rows = [
@@ -301,15 +286,38 @@ function resultView() {
     ['variety_bonus', data.variety_bonus, data.profitable_varieties.join(', ') || t('aj.none')],
     ['blossoms', data.blossoms], ['supply', data.supply],
   ];
-  return h('div', { class: 'card-box result', testid: 'aj-final-result' },
-    h('table', { class: 'score-table', testid: 'aj-final-breakdown' },
+  return h('div', { class: 'card-box result', testid: `${prefix}-final-result` },
+    h('table', { class: 'score-table', testid: `${prefix}-final-breakdown` },
       h('caption', null, t('aj.finalBreakdown')),
-      h('tbody', null, rows.map(([key, value, note]) => h('tr', { testid: `aj-final-${key}` },
+      h('tbody', null, rows.map(([key, value, note]) => h('tr', { testid: `${prefix}-final-${key}` },
         h('th', { scope: 'row' }, t(`aj.final.${key}`), note ? h('small', null, ` (${note})`) : null), h('td', { class: 'num' }, String(value))))),
-      h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('aj.final.total')), h('td', { class: 'num total', testid: 'aj-final-total' }, String(data.total))))),
+      h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('aj.final.total')), h('td', { class: 'num total', testid: `${prefix}-final-total` }, String(data.total))))),
     h('ol', { class: 'steps' }, data.steps.map((step) => h('li', null, step.replace(/^\d+\.\s*/, '')))),
-    h('details', null, h('summary', null, t('aj.finalAreas')), harvestList(data.final_harvest)),
+    h('details', null, h('summary', null, t('aj.finalAreas')), harvestList(data.final_harvest, prefix, interactive)),
     h('p', { class: 'explanation' }, data.explanation));
+}
+
+function adviceView(data, prefix) {
+  const edges = (option) => (option.beehives.length ? option.beehives.map((e) => t(`aj.edge.${e}`)).join(t('aj.separator')) : '');
+  return h('div', { class: 'card-box result', testid: `${prefix}-advice-result` },
+    h('ol', { class: 'pick-options' }, data.options.slice(0, ADVICE_SHOWN).map((option, k) => h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `${prefix}-advice-option-${k}` },
+      h('strong', null, t('aj.fieldN', { n: option.field })), ' ',
+      option.pay ? t('aj.adviceTree', { edges: edges(option) }) : t('aj.advicePasture'), ' ',
+      h('span', { class: 'total', testid: `${prefix}-advice-final-${k}` }, String(option.final_if_now)), h('span', { class: 'unit' }, t('aj.adviceFinal')),
+      ' ', h('small', null, t('aj.honeyChange', { honey: option.honey_now >= 0 ? `+${option.honey_now}` : String(option.honey_now) }))))),
+    h('p', { class: 'explanation' }, data.explanation));
+}
+
+function harvestList(harvests, prefix, interactive) {
+  return harvests.map((harvest, k) => h('div', { class: 'harvest' },
+    h('h4', null, interactive && harvests.length > 1
+      ? h('button', { type: 'button', class: 'small secondary', 'aria-pressed': String(state.shown === k), testid: `${prefix}-show-${k}`,
+        onclick: () => { state.shown = k; renderOrchard(); renderResults(); } }, t('aj.showAreas', { variety: harvest.variety }))
+      : null,
+    ' ', h('span', { class: `apple-dot v-${varietyOf(harvest.variety)}`, 'aria-hidden': 'true' }), harvest.explanation),
+    h('ul', { class: 'areas' }, harvest.areas.map((area, i) => h('li', { testid: `${prefix}-area-${k}-${i}` },
+      interactive && state.shown === k ? h('span', { class: 'area-swatch', style: `--area: ${AREA_COLORS[i % AREA_COLORS.length]}`, 'aria-hidden': 'true' }, String(i + 1)) : null,
+      area.explanation)))));
 }
 
 function renderResults() {

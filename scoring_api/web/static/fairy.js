@@ -107,22 +107,28 @@ function playerBox(player, i) {
 function resultView() {
   const result = state.result;
   if (!result) return null;
+  return resultCard(result, (i) => (state.players[i] ? moodOf(state.players[i]) : null));
+}
+
+/** The result card of a final score: winner, tie-break, ranking and explanations; `mood(i)`
+ * is the i-th player's mood (null: not known); `prefix` starts the test ids. */
+export function resultCard(result, mood = () => null, prefix = 'fairy') {
   const ranked = result.players.map((p, i) => [p, i]).sort(([a], [b]) => (a.rank ?? 99) - (b.rank ?? 99));
-  return h('div', { class: 'card-box result', testid: 'fairy-result' },
-    h('p', { class: 'winner', testid: 'fairy-winner' }, '★ ', result.winners.length ? result.winners.join(', ') : t('fairy.noWinner')),
-    result.decided_by ? h('p', { class: 'decided', testid: 'fairy-decided' }, t('fairy.decidedBy'), ' ', h('strong', null, t(`fairy.decided.${result.decided_by}`))) : null,
-    h('table', { class: 'score-table', testid: 'fairy-ranking' },
+  return h('div', { class: 'card-box result', testid: `${prefix}-result` },
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.winners.length ? result.winners.join(', ') : t('fairy.noWinner')),
+    result.decided_by ? h('p', { class: 'decided', testid: `${prefix}-decided` }, t('fairy.decidedBy'), ' ', h('strong', null, t(`fairy.decided.${result.decided_by}`))) : null,
+    h('table', { class: 'score-table', testid: `${prefix}-ranking` },
       h('caption', null, t('fairy.ranking')),
       h('thead', null, h('tr', null, ['rank', 'player', 'score', 'kirakira', 'mood'].map((c) => h('th', { scope: 'col' },
         c === 'kirakira' ? [h('span', { 'aria-hidden': 'true' }, '✦'), h('span', { class: 'sr-only' }, t('fairy.col.kirakira'))] : t(`fairy.col.${c}`))))),
-      h('tbody', null, ranked.map(([p, i]) => h('tr', { testid: `fairy-rank-row-${i}`, class: p.rank === 1 ? 'top' : null },
+      h('tbody', null, ranked.map(([p, i]) => h('tr', { testid: `${prefix}-rank-row-${i}`, class: p.rank === 1 ? 'top' : null },
         h('td', { class: 'num' }, p.rank ?? '—'),
         h('th', { scope: 'row' }, p.name),
-        h('td', { class: 'num', testid: `fairy-score-${i}` }, p.eliminated ? t('fairy.out') : String(p.score)),
+        h('td', { class: 'num', testid: `${prefix}-score-${i}` }, p.eliminated ? t('fairy.out') : String(p.score)),
         h('td', null, p.has_kirakira ? '✦' : ''),
-        h('td', { class: 'num' }, p.eliminated || !state.players[i] ? '—' : String(moodOf(state.players[i]))))))),
+        h('td', { class: 'num' }, p.eliminated || mood(i) === null || mood(i) === undefined ? '—' : String(mood(i))))))),
     h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, p.explanation))),
-    h('p', { class: 'explanation', testid: 'fairy-explanation' }, result.explanation));
+    h('p', { class: 'explanation', testid: `${prefix}-explanation` }, result.explanation));
 }
 
 export function render(focusFallback) {

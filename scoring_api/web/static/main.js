@@ -3,11 +3,12 @@
 
 import * as apero from './apero.js';
 import * as applejack from './applejack.js';
+import * as chat from './chat.js';
 import * as fairy from './fairy.js';
 import { applyStatic, getLang, setLang } from './i18n.js';
 import * as pedro from './pedro.js';
 
-const GAMES = { apero, pedro, applejack, fairy };
+const GAMES = { apero, pedro, applejack, fairy, chat };
 
 function showError(error) {
   const box = document.createElement('p');

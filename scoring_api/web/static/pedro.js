@@ -169,15 +169,21 @@ function entryForm() {
 function ledger() {
   const hands = state.result?.hands || [];
   if (!hands.length) return h('p', { class: 'hint' }, t('pedro.noHands'));
-  return h('table', { class: 'ledger', testid: 'pedro-ledger' },
+  return ledgerTable(hands);
+}
+
+/** The ledger of a game's hands: bid, made or set, each team's change and score;
+ * `prefix` starts the test ids (the chat shows the same table under its own). */
+export function ledgerTable(hands, prefix = 'pedro') {
+  return h('table', { class: 'ledger', testid: `${prefix}-ledger` },
     h('caption', null, t('pedro.ledger')),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('pedro.bid')), h('th', { scope: 'col', class: 'num' }, 'NS'), h('th', { scope: 'col', class: 'num' }, 'EW'))),
-    hands.map((hand, k) => h('tbody', { testid: `pedro-ledger-row-${k}` },
+    hands.map((hand, k) => h('tbody', { testid: `${prefix}-ledger-row-${k}` },
       h('tr', null,
         h('th', { scope: 'row' }, String(k + 1)),
         h('td', null, `${hand.bid.team} ${hand.bid.amount} `, h('span', { class: hand.bid_made ? 'made' : 'set' }, hand.bid_made ? t('pedro.made') : t('pedro.set')),
           hand.bidder_goes_out ? h('span', { class: 'badge' }, t('pedro.bidderOutHand')) : null),
-        TEAMS.map((team) => h('td', { class: 'num', testid: `pedro-ledger-${k}-${team}` },
+        TEAMS.map((team) => h('td', { class: 'num', testid: `${prefix}-ledger-${k}-${team}` },
           h('small', null, `${hand.deltas[team] >= 0 ? '+' : ''}${hand.deltas[team]} → `), h('strong', null, String(hand.scores_after[team]))))),
       h('tr', { class: 'expl-row' }, h('td', { colspan: 4 }, hand.explanation)))));
 }

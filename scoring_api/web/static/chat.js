@@ -1,0 +1,232 @@
+// アイちゃんに聞く: the chat panel. It talks to the service's OpenAI-compatible endpoint
+// (/v1/chat/completions, streamed), sends the conversation of this page each time (nothing
+// is kept on the server), shows アイちゃん's answer as it arrives, then the scores she
+// computed as the same result cards the game panels show.
+
+import { resultCards as aperoCards } from './apero.js';
+import { resultCard as applejackCard } from './applejack.js';
+import { h, rerender } from './dom.js';
+import { resultCard as fairyCard } from './fairy.js';
+import { getLang, t } from './i18n.js';
+import { ledgerTable } from './pedro.js';
+
+const KEY_STORE = 'scoring.chatKey';
+const MAX_LENGTH = 4000; // characters of one message (the service's limit)
+const MAX_SENT = 40; // the newest messages sent with each question
+
+const state = { turns: [], busy: false, keyOpen: false, controller: null };
+let root = null;
+let boxes = null;
+
+function savedKey() {
+  try { return localStorage.getItem(KEY_STORE) || ''; } catch { return ''; }
+}
+
+function saveKey(value) {
+  try {
+    if (value) localStorage.setItem(KEY_STORE, value);
+    else localStorage.removeItem(KEY_STORE);
+  } catch { /* private mode: kept for this page only */ }
+}
+
+/** The conversation so far as chat messages (answers that failed are left out). */
+function history() {
+  return state.turns
+    .filter((turn) => turn.text.trim() && !(turn.role === 'assistant' && turn.error))
+    .slice(-MAX_SENT)
+    .map((turn) => ({ role: turn.role, content: turn.text }));
+}
+
+// --- the scores a turn computed, as the game panels show them ---------------------------
+
+function toolCard(call, prefix) {
+  const { name, result } = call;
+  const mood = (i) => call.arguments?.players?.[i]?.mood ?? null;
+  const explanation = result.explanation ? h('p', { class: 'explanation' }, result.explanation) : null;
+  switch (name) {
+    case 'score_apero': return aperoCards(result, (k) => k, prefix);
+    case 'score_fairy_black_box': return fairyCard(result, mood, prefix);
+    case 'applejack_harvest': return applejackCard('harvest', result, prefix);
+    case 'applejack_blossoms': return applejackCard('blossoms', result, prefix);
+    case 'applejack_final_score': return applejackCard('final', result, prefix);
+    case 'applejack_placements': return applejackCard('advice', result, prefix);
+    case 'pedro_hand': return h('div', { class: 'card-box result' }, ledgerTable([result], prefix), explanation);
+    case 'pedro_game': return h('div', { class: 'card-box result' }, ledgerTable(result.hands, prefix), explanation);
+    default: return h('div', { class: 'card-box result', testid: `${prefix}-result` }, explanation);
+  }
+}
+
+function toolCards(turn, n) {
+  const done = turn.calls.filter((call) => call.result && !call.result.error);
+  if (!done.length) return null;
+  return h('div', { class: 'chat-cards', testid: `chat-cards-${n}` },
+    done.map((call, k) => h('section', { class: 'chat-card', 'aria-label': t(`chat.tool.${call.name}`) },
+      h('h3', { class: 'chat-card-title' }, t(`chat.tool.${call.name}`)),
+      toolCard(call, `chat-${n}-${k}`))));
+}
+
+// --- the view ---------------------------------------------------------------------------
+
+function bubble(turn, n) {
+  const who = turn.role === 'user' ? t('chat.you') : t('chat.aiChan');
+  const text = h('p', { class: 'chat-text', testid: `chat-text-${n}` }, turn.text);
+  turn.node = text; // the answer grows here as it streams
+  return h('article', { class: `chat-turn ${turn.role}`, testid: `chat-turn-${n}`, 'aria-label': who },
+    h('p', { class: 'chat-who' }, who),
+    turn.role === 'assistant' && !turn.text && !turn.done ? h('p', { class: 'hint', testid: `chat-thinking-${n}` }, t('chat.thinking')) : null,
+    text,
+    turn.error ? h('p', { class: 'error-box', role: 'alert', testid: `chat-error-${n}` }, turn.error) : null,
+    turn.done && turn.role === 'assistant' ? toolCards(turn, n) : null);
+}
+
+function log() {
+  if (!state.turns.length) return h('p', { class: 'hint', testid: 'chat-empty' }, t('chat.empty'));
+  return state.turns.map(bubble);
+}
+
+function keyBox() {
+  return h('details', { class: 'card-box chat-key', testid: 'chat-key-box', open: state.keyOpen, ontoggle: (e) => { state.keyOpen = e.target.open; } },
+    h('summary', null, t('chat.key')),
+    h('p', { class: 'hint' }, t('chat.keyHint')),
+    h('label', { for: 'chat-key' }, t('chat.keyLabel')),
+    h('input', { type: 'password', id: 'chat-key', testid: 'chat-key', autocomplete: 'off', value: savedKey(),
+      onchange: (e) => saveKey(e.target.value.trim()) }));
+}
+
+function composer() {
+  const send = (e) => { e.preventDefault(); ask(); };
+  return h('form', { class: 'chat-form', testid: 'chat-form', onsubmit: send },
+    h('label', { for: 'chat-input' }, t('chat.question')),
+    h('textarea', { id: 'chat-input', testid: 'chat-input', rows: 3, maxlength: MAX_LENGTH, placeholder: t('chat.placeholder'),
+      onkeydown: (e) => {
+        // Enter sends; Shift+Enter starts a new line; Enter that confirms a Japanese IME conversion does neither
+        if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) send(e);
+      } }),
+    h('div', { class: 'row' },
+      state.busy
+        ? h('button', { type: 'button', class: 'secondary', id: 'chat-stop', testid: 'chat-stop', onclick: () => state.controller?.abort() }, t('chat.stop'))
+        : h('button', { type: 'submit', id: 'chat-send', testid: 'chat-send' }, t('chat.send')),
+      state.turns.length && !state.busy
+        ? h('button', { type: 'button', class: 'secondary', id: 'chat-new', testid: 'chat-new',
+          onclick: () => { state.turns = []; render('chat-input'); } }, t('chat.new'))
+        : null),
+    h('p', { class: 'hint' }, t('chat.enterHint')));
+}
+
+export function render(focusFallback) {
+  if (!root) return;
+  const input = document.getElementById('chat-input');
+  const draft = input ? input.value : '';
+  if (!boxes) {
+    boxes = {
+      intro: h('div'),
+      log: h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', testid: 'chat-log' }),
+      key: h('div'),
+      form: h('div'),
+    };
+    root.replaceChildren(boxes.intro, boxes.log, boxes.form, boxes.key);
+  }
+  rerender(boxes.intro, [h('h2', null, t('chat.title')), h('p', { class: 'hint' }, t('chat.intro'))]);
+  boxes.log.setAttribute('aria-busy', String(state.busy));
+  rerender(boxes.log, log());
+  rerender(boxes.form, composer(), focusFallback);
+  rerender(boxes.key, keyBox());
+  const again = document.getElementById('chat-input');
+  if (again) again.value = draft;
+}
+
+export function refresh() {}
+
+export function mount(panel) {
+  root = panel;
+  boxes = null;
+  render();
+}
+
+// --- asking -------------------------------------------------------------------------------
+
+function failure(status, data) {
+  const message = data?.error?.message;
+  if (status === 401) state.keyOpen = true;
+  return message || (status === 401 ? t('chat.keyWrong') : t('error.http', { status }));
+}
+
+async function ask() {
+  const input = document.getElementById('chat-input');
+  const question = (input?.value || '').trim();
+  if (!question || state.busy) return;
+  const messages = [...history(), { role: 'user', content: question }];
+  state.turns.push({ role: 'user', text: question, done: true });
+  const turn = { role: 'assistant', text: '', calls: [], error: null, done: false };
+  state.turns.push(turn);
+  state.busy = true;
+  state.controller = new AbortController();
+  input.value = '';
+  render('chat-stop');
+  const headers = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  const key = savedKey();
+  if (key) headers.Authorization = `Bearer ${key}`;
+  try {
+    const response = await fetch(new URL('v1/chat/completions', document.baseURI), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: getLang() === 'en' ? 'ai-chan-en' : 'ai-chan', stream: true, messages }),
+      signal: state.controller.signal,
+    });
+    if (!response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/event-stream')) {
+      let data = null;
+      try { data = await response.json(); } catch { /* not JSON */ }
+      turn.error = failure(response.status, data);
+    } else {
+      await readStream(response, turn);
+    }
+  } catch (error) {
+    turn.error = error?.name === 'AbortError' ? t('chat.stopped') : t('error.network');
+  } finally {
+    turn.done = true;
+    state.busy = false;
+    state.controller = null;
+    render('chat-input');
+    const wantsKey = turn.error && state.keyOpen;
+    document.getElementById(wantsKey ? 'chat-key' : 'chat-input')?.focus({ preventScroll: true });
+  }
+}
+
+/** Read the server-sent events: text grows in the bubble, the trace comes at the end. */
+async function readStream(response, turn) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let finished = false;
+  const take = (block) => {
+    for (const line of block.split('\n')) {
+      if (!line.startsWith('data:')) continue;
+      const data = line.slice(5).trim();
+      if (data === '[DONE]') { finished = true; continue; }
+      let event;
+      try { event = JSON.parse(data); } catch { continue; }
+      if (event.error) { turn.error = event.error.message || t('chat.failed'); finished = true; continue; }
+      const piece = event.choices?.[0]?.delta?.content;
+      if (piece) {
+        turn.text += piece;
+        if (turn.node) {
+          turn.node.textContent = turn.text;
+          turn.node.parentElement?.querySelector('[data-testid^="chat-thinking"]')?.remove();
+        }
+      }
+      if (event.ai_chan) turn.calls = event.ai_chan.tool_calls || [];
+    }
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      take(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+    }
+  }
+  if (buffer.trim()) take(buffer);
+  if (!finished && !turn.error) turn.error = t('chat.cutOff');
+}
