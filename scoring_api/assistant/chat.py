@@ -36,6 +36,7 @@ times out with time left is a 504 ``model_timeout`` (after its retries).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -57,7 +58,7 @@ from ..errors import ApiError
 from ..i18n import t
 from .arguments import ArgumentsError, read_arguments
 from .prompts import Prompts
-from .tools import UnknownTool, call_tool, error_body, tool_definitions, tool_names
+from .tools import UnknownTool, call_tool, error_body, shared_tool_definitions, tool_names
 
 log = logging.getLogger(__name__)
 
@@ -365,10 +366,13 @@ def _events(response, deadline: Deadline) -> Iterator[dict]:
 
 
 def _request_options(settings: ChatSettings, conversation: list[dict], seconds: float) -> dict:
+    """The request's fields. The tools go in ``extra_body``, sent as they are: as the
+    ``tools`` argument the SDK would walk and rebuild every nested schema of them each
+    round, the largest part of the service's own time per round."""
     options = {
         "model": settings.model,
         "messages": cast(Any, conversation),  # plain dicts of the chat-completions shape
-        "tools": cast(Any, tool_definitions()),
+        "extra_body": {"tools": shared_tool_definitions()},
         "max_tokens": settings.max_tokens,
         "timeout": seconds,
     }
@@ -532,20 +536,25 @@ def answer(
 ) -> Generator[str, None, ChatResult]:
     """The chat loop. With ``stream``, yields the text of the reply as the model streams
     it (text a model writes before calling tools comes too, then a blank line); returns
-    the :class:`ChatResult`. Closing the generator closes the model's connection."""
+    the :class:`ChatResult`. Closing the generator closes the model's response."""
     if not settings.api_key:
         raise ChatFailure(503, "chat_unconfigured")
     deadline = Deadline(settings.deadline)
-    client = openai.OpenAI(
-        api_key=settings.api_key,
-        base_url=settings.base_url,
-        timeout=settings.timeout,
+    client = model_client(settings.api_key, settings.base_url, settings.timeout)
+    return (yield from _chat(client, messages, lang, settings, prompts, deadline, spend, stream))
+
+
+@functools.lru_cache(maxsize=8)
+def model_client(api_key: str, base_url: str | None, timeout: float) -> openai.OpenAI:
+    """One ``openai`` client per model endpoint in this process, kept: making one builds a
+    TLS context (most of a round's own cost, benchmarks/chat_overhead.py), and a kept one
+    reuses its connections to the model."""
+    return openai.OpenAI(
+        api_key=api_key,
+        base_url=base_url,
+        timeout=timeout,
         max_retries=0,  # retried in _round, within the deadline
     )
-    try:
-        return (yield from _chat(client, messages, lang, settings, prompts, deadline, spend, stream))
-    finally:
-        client.close()
 
 
 def _chat(

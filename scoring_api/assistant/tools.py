@@ -18,6 +18,7 @@ call is loaded exactly like the REST body.
 from __future__ import annotations
 
 import copy
+import functools
 from functools import cache, lru_cache
 
 from apispec import APISpec
@@ -186,8 +187,15 @@ def _tool(operation_id: str) -> tuple[dict, tuple]:
 
 
 def tool_definitions() -> list[dict]:
-    """The OpenAI ``tools`` array: one function per scoring operation."""
-    return [copy.deepcopy(_tool(op.operation_id)[0]) for op in OPERATIONS]
+    """The OpenAI ``tools`` array: one function per scoring operation (a copy to keep)."""
+    return copy.deepcopy(shared_tool_definitions())
+
+
+@functools.cache
+def shared_tool_definitions() -> list[dict]:
+    """The same array, built once and shared: for senders that only read it (the chat
+    sends it with every model request). Never change it."""
+    return [_tool(op.operation_id)[0] for op in OPERATIONS]
 
 
 def tool_names() -> list[str]:
