@@ -26,11 +26,10 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import openai
-from load import ROOT, free_port
+from load import free_port, started
 from slow_clients import readme_command
 
 ANSWER = "アキさんは赤1で1点、緑2と3で6点、合わせて7点です。"
@@ -156,16 +155,7 @@ def start_service(model: Model) -> tuple[subprocess.Popen, str]:
         "SCORING_CHAT_TOKEN_BUDGET": "100000000",
     }
     print("service:", " ".join(command), "(1 worker)")
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
-            return server, f"http://127.0.0.1:{port}/v1"
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    sys.exit("the service did not start")
+    return started(command, port, env), f"http://127.0.0.1:{port}/v1"
 
 
 def timed_completion(client: openai.OpenAI, model: str, rounds: int) -> float:

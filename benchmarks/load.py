@@ -65,6 +65,12 @@ def start(port: int, options: str | None) -> subprocess.Popen:
     print("server:", " ".join(command))
     # wrk is one client: the rate limits stay in the road, high enough never to refuse it
     env = {**os.environ, "SCORING_RATE_LIMIT": "100000000 per minute", "SCORING_CHAT_RATE_LIMIT": "1000 per minute"}
+    return started(command, port, env)
+
+
+def started(command: list[str], port: int, env: dict) -> subprocess.Popen:
+    """``command`` run from the repository with ``env``, once /healthz answers on ``port``
+    (the script stops if it does not within 20 s)."""
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -74,7 +80,7 @@ def start(port: int, options: str | None) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     server.kill()
-    sys.exit("gunicorn did not start")
+    sys.exit(f"did not start: {' '.join(command)}")
 
 
 def lua_for(requests: list[tuple[str, str, object]]) -> str:

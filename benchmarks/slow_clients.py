@@ -34,12 +34,11 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from load import REQUESTS, ROOT, free_port, run_wrk
+from load import REQUESTS, ROOT, free_port, run_wrk, started
 
 PROBE_TIMEOUT = 5.0
 APERO = json.dumps(REQUESTS["POST /api/v1/apero/score"], ensure_ascii=False).encode()
@@ -73,16 +72,7 @@ def start(command: list[str], port: int, model_port: int) -> subprocess.Popen:
         "OPENAI_API_KEY": "benchmark",
         "OPENAI_MODEL": "slow-model",
     }
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    sys.exit(f"did not start: {' '.join(command)}")
+    return started(command, port, env)
 
 
 def slow_model(seconds: float) -> ThreadingHTTPServer:

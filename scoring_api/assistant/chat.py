@@ -313,17 +313,21 @@ def _list_or_none(value) -> list:
     return value
 
 
-def _read_body(response, deadline: Deadline) -> bytes:
-    """The response body, at most MAX_RESPONSE_BYTES, stopping at the deadline."""
-    parts, size = [], 0
+def _parts(response, deadline: Deadline) -> Iterator[bytes]:
+    """The response body as it arrives: at most MAX_RESPONSE_BYTES, stopping at the deadline."""
+    size = 0
     for part in response.iter_bytes():
         size += len(part)
         if size > MAX_RESPONSE_BYTES:
             raise _bad_response()
         if deadline.remaining() <= 0:
             raise deadline.failure()
-        parts.append(part)
-    return b"".join(parts)
+        yield part
+
+
+def _read_body(response, deadline: Deadline) -> bytes:
+    """The whole response body, within the same bounds."""
+    return b"".join(_parts(response, deadline))
 
 
 def _timed_out(deadline: Deadline, seconds: float) -> Exception:
@@ -336,13 +340,8 @@ def _events(response, deadline: Deadline) -> Iterator[dict]:
     """The JSON object of each server-sent ``data:`` line, until ``[DONE]`` or the end;
     at most MAX_RESPONSE_BYTES in all, stopping at the deadline. An ``error`` event is a
     502 ``model_stream_error``."""
-    size, pending = 0, []
-    for part in response.iter_bytes():
-        size += len(part)
-        if size > MAX_RESPONSE_BYTES:
-            raise _bad_response()
-        if deadline.remaining() <= 0:
-            raise deadline.failure()
+    pending: list[bytes] = []
+    for part in _parts(response, deadline):
         if b"\n" not in part:
             pending.append(part)
             continue
