@@ -50,3 +50,8 @@ def test_a_non_editable_install_finds_its_prompts_from_any_directory(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["['apero', 'applejack', 'fairy-black-box', 'pedro']", "True", "200 200"]
+    # every file the form serves is installed (its scripts, catalogue, styles and icons)
+    static = Path("scoring_api") / "web" / "static"
+    served = {path.relative_to(ROOT / static) for path in (ROOT / static).rglob("*") if path.is_file()}
+    installed = {path.relative_to(target / static) for path in (target / static).rglob("*") if path.is_file()}
+    assert served - installed == set()

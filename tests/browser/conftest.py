@@ -65,7 +65,8 @@ def browser():
 
 @pytest.fixture(scope="session")
 def shots(pytestconfig) -> Path:
-    """The run's screenshot folder: test-results/screenshots/ (git-ignored)."""
+    """The run's screenshot folder: test-results/screenshots/ (git-ignored). The README's
+    pictures in docs/screens/ are apero.png, pedro.png, applejack-harvest.png and fairy.png."""
     folder = Path(pytestconfig.rootpath) / "test-results" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -47,10 +47,35 @@ def test_tapping_a_hand_card_removes_it_and_players_are_compared(page, open_game
     expect(page.get_by_test_id("apero-winner")).to_contain_text("Ben")
 
 
-def test_a_hand_beyond_the_deck_shows_the_error_next_to_the_cards(page, open_game):
+def test_a_card_beyond_the_sets_is_refused_at_the_card_with_a_set_to_add(page, open_game):
     open_game("apero")
+    red_3 = page.get_by_test_id("apero-p0-red-3")
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残1")  # one set holds a single red 3
+    expect(page.get_by_test_id("apero-p0-red-2-left")).to_have_text("残3")
+    red_3.click()
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残0")
+    expect(red_3).to_have_attribute("aria-disabled", "true")
+    red_3.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled; a finger does not
+
+    refused = page.get_by_test_id("apero-p0-refused")
+    expect(refused).to_contain_text("赤 3はもう残っていません（1セットで1枚）")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")  # the second red 3 was not added
+    expect(page.get_by_test_id("apero-p0-hand-1")).to_have_count(0)
+
+    page.get_by_test_id("apero-p0-add-set").click()  # 「2セットにして赤 3を追加」
+    expect(page.get_by_test_id("apero-sets")).to_have_value("2")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("9")  # 3 × 3
+    expect(refused).to_have_count(0)
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残0")
+
+
+def test_a_hand_beyond_the_deck_after_fewer_sets_shows_the_error_next_to_the_cards(page, open_game):
+    open_game("apero")
+    page.get_by_test_id("apero-sets").select_option("2")
     page.get_by_test_id("apero-p0-red-3").click()
-    page.get_by_test_id("apero-p0-red-3").click()  # one set holds a single red 3
+    page.get_by_test_id("apero-p0-red-3").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("9")
+    page.get_by_test_id("apero-sets").select_option("1")  # now the hand holds more than the deck
 
     error = page.get_by_test_id("apero-error-0")
     expect(error).to_be_visible()
@@ -63,7 +88,6 @@ def test_a_hand_beyond_the_deck_shows_the_error_next_to_the_cards(page, open_gam
 
 
 def test_two_players_side_by_side_on_a_wide_screen(page, open_game, shots):
-    """Also the README's picture: copy test-results/screenshots/form.png to docs/form.png."""
     page.set_viewport_size({"width": 1000, "height": 800})
     open_game("apero")
     enter_hand(page, 0, OFFICIAL_EXAMPLE, "Aki")
@@ -105,5 +129,11 @@ def test_a_table_card_beyond_the_deck_is_shown_at_the_table(page, open_game):
     open_game("apero")
     page.get_by_test_id("apero-p0-red-3").click()
     page.get_by_test_id("apero-pick-open").click()
-    page.get_by_test_id("apero-table-red-3").click()  # one set holds a single red 3
+    page.get_by_test_id("apero-table-red-3").click(force=True)  # one set holds a single red 3, in the hand
+    expect(page.get_by_test_id("apero-table-refused")).to_contain_text("赤 3はもう残っていません")
+    expect(page.get_by_test_id("apero-table-card-0")).to_have_count(0)
+
+    page.get_by_test_id("apero-sets").select_option("2")
+    page.get_by_test_id("apero-table-red-3").click()
+    page.get_by_test_id("apero-sets").select_option("1")  # now the deck is short: the service says where
     expect(page.get_by_test_id("apero-table-error")).to_contain_text("赤 3")

@@ -1,15 +1,22 @@
 // Apero: tap cards by colour and value for each player; the service scores every colour
-// with + and ×, shows the expression, the totals and the winner.
+// with + and ×, shows the expression, the totals and the winner. Each card button shows
+// the copies left in the chosen sets (docs/rules/apero.md, Cards) and refuses one more at
+// the card; the totals stay in view in a bar at the bottom while cards are tapped.
 
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, rerender } from './dom.js';
+import { h, rankingStrip, rerender } from './dom.js';
 import { t } from './i18n.js';
+import { keep, kept } from './store.js';
 
 const COLORS = [
   ['red', [1, 2, 3]], ['orange', [1, 2, 3]], ['green', [1, 2, 3]], ['blue', [1, 2, 3]],
   ['purple', [-3, -2, -1]], ['black_green', [-3, -2, -1]],
 ];
 const MAX_PLAYERS = 20;
+const MAX_SETS = 10;
+const MAX_CARDS = 360; // per player, as the API accepts
+// Copies of each value in one set (docs/rules/apero.md, Cards): 1,1,2,2,2,3 and -3,-3,-2,-2,-2,-1.
+const COPIES = { 1: 2, 2: 3, 3: 1, '-3': 2, '-2': 3, '-1': 1 };
 
 const state = { sets: 1, players: [newPlayer()], result: null, placed: null, sentIndex: [] };
 // どれを取る？: the face-up table cards, who is choosing, and the ranked options
@@ -18,7 +25,9 @@ const latest = latestOnly();
 const latestPick = latestOnly();
 let root = null; // the form, re-rendered on every change
 let live = null; // the results: a live region that stays in place
+let totals = null; // the totals bar: every player's total, kept in view while tapping
 let timer = null;
+let refused = null; // {prefix, color, value}: a card tapped with no copy left, explained at its picker
 
 function newPlayer() { return { name: '', cards: [] }; }
 const colorName = (color) => t(`apero.color.${color}`);
@@ -29,7 +38,39 @@ function countOf(cards, color, value) {
   return cards.filter((c) => c.color === color && c.value === value).length;
 }
 
+/** Copies of `color` `value` not yet in any hand or on the table, in the chosen sets. */
+function copiesLeft(color, value) {
+  const used = state.players.reduce((sum, p) => sum + countOf(p.cards, color, value), 0) + countOf(pick.table, color, value);
+  return state.sets * COPIES[value] - used;
+}
+
+/** Add a card to `cards` when a copy is left; otherwise explain it at the card's picker. */
+function addCard(cards, prefix, color, value) {
+  if (copiesLeft(color, value) <= 0) {
+    refused = { prefix, color, value };
+    render(`${prefix}-${color}-${value}`);
+    return;
+  }
+  refused = null;
+  cards.push({ color, value });
+  change();
+}
+
+/** The explanation of a refused card, with a button that adds a set and then the card. */
+function refusal(cards, prefix) {
+  if (!refused || refused.prefix !== prefix) return null;
+  const { color, value } = refused;
+  const card = cardText({ color, value });
+  const more = state.sets < MAX_SETS;
+  return h('div', { class: 'field-error', role: 'alert', testid: `${prefix}-refused` },
+    t('apero.noneLeft', { card, sets: state.sets, copies: state.sets * COPIES[value] }),
+    more ? [' ', h('button', { type: 'button', class: 'small', id: `${prefix}-add-set`, testid: `${prefix}-add-set`,
+      onclick: () => { state.sets += 1; refused = null; cards.push({ color, value }); change(`${prefix}-${color}-${value}`); } },
+    t('apero.addSetAndCard', { sets: state.sets + 1, card }))] : null);
+}
+
 function change(focusFallback) {
+  save();
   render(focusFallback);
   clearTimeout(timer);
   timer = setTimeout(() => { score(); advise(); }, 120);
@@ -37,7 +78,10 @@ function change(focusFallback) {
 
 /** Which table card should `me` take: every player's gain for each (POST apero/pick). */
 async function advise() {
-  if (!pick.table.length) { pick.result = null; pick.placed = null; render(); return; }
+  if (!pick.table.length) {
+    if (pick.result || pick.placed) { pick.result = null; pick.placed = null; render(); }
+    return;
+  }
   if (pick.me >= state.players.length) pick.me = 0;
   const players = state.players.map((p, i) => ({ name: playerName(p, i), cards: p.cards }));
   const body = { sets: state.sets, players, me: players[pick.me].name, table: pick.table };
@@ -59,7 +103,10 @@ function placePick(path) {
 
 async function score() {
   const sent = state.players.map((p, i) => [p, i]).filter(([p]) => p.cards.length);
-  if (!sent.length) { state.result = null; state.placed = null; render(); return; }
+  if (!sent.length) {
+    if (state.result || state.placed) { state.result = null; state.placed = null; render(); }
+    return;
+  }
   const body = { sets: state.sets, players: sent.map(([p, i]) => ({ name: playerName(p, i), cards: p.cards })) };
   const answer = await latest(() => post('apero/score', body));
   if (!answer) return;
@@ -82,18 +129,24 @@ function placeApero(path) {
 /** Colour rows of value buttons that add a card to `cards`; `prefix` names the buttons
  * (`<prefix>-<color>-<value>`), `labelKey` their spoken label. */
 function cardPicker(cards, prefix, labelKey) {
-  return COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
+  return [COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
     h('span', { class: `swatch c-${color}`, 'aria-hidden': 'true' }),
     h('span', { class: 'color-name' }, colorName(color)),
     values.map((value) => {
       const count = countOf(cards, color, value);
+      const left = copiesLeft(color, value);
+      // The name is the visible text with words for a screen reader around it (no aria-label
+      // that would differ from what is seen): 「赤 1を追加。手札×1、残2」.
       return h('button', {
-        type: 'button', class: `card c-${color}${count ? ' picked' : ''}`, id: `${prefix}-${color}-${value}`,
-        testid: `${prefix}-${color}-${value}`,
-        'aria-label': t(labelKey, { card: cardText({ color, value }), count }),
-        onclick: () => { cards.push({ color, value }); change(); },
-      }, h('span', { class: 'value' }, String(value)), h('span', { class: 'count', 'aria-hidden': 'true' }, count ? `×${count}` : ''));
-    })));
+        type: 'button', class: `card c-${color}${count ? ' picked' : ''}${left <= 0 ? ' none-left' : ''}`, id: `${prefix}-${color}-${value}`,
+        testid: `${prefix}-${color}-${value}`, 'aria-disabled': left <= 0 ? 'true' : null,
+        onclick: () => addCard(cards, prefix, color, value),
+      }, h('span', { class: 'sr-only' }, `${colorName(color)} `),
+      h('span', { class: 'value' }, String(value)),
+      h('span', { class: 'sr-only' }, t(labelKey)),
+      count ? [h('span', { class: 'sr-only' }, t(`${labelKey}Count`)), h('span', { class: 'count' }, `×${count}`), h('span', { class: 'sr-only' }, t('apero.listSeparator'))] : null,
+      h('span', { class: 'left', testid: `${prefix}-${color}-${value}-left` }, t('apero.leftShort', { n: Math.max(left, 0) })));
+    }))), refusal(cards, prefix)];
 }
 
 function handStrip(player, i) {
@@ -108,8 +161,15 @@ function handStrip(player, i) {
     }, String(card.value)))));
 }
 
+/** The result of the i-th player on the form, when scored. */
+function resultOf(i) {
+  const k = state.sentIndex.indexOf(i);
+  return k >= 0 && state.result ? state.result.players[k] : null;
+}
+
 function playerSection(player, i) {
   const nameId = `apero-p${i}-name`;
+  const scored = resultOf(i);
   return h('section', { class: 'card-box player', testid: `apero-player-${i}`, 'aria-labelledby': `apero-p${i}-title` },
     h('div', { class: 'row' },
       h('h3', { id: `apero-p${i}-title`, class: 'sr-only' }, playerName(player, i)),
@@ -118,11 +178,13 @@ function playerSection(player, i) {
         placeholder: t('apero.playerN', { n: i + 1 }), value: player.name,
         oninput: (e) => { player.name = e.target.value; change(); } }),
       state.players.length > 1 ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-remove`,
-        onclick: () => { state.players.splice(i, 1); change('apero-add-player'); } }, t('apero.removePlayer')) : null),
+        onclick: () => { state.players.splice(i, 1); refused = null; change('apero-add-player'); } }, t('apero.removePlayer')) : null),
     fieldError(state.placed, `name-${i}`, `apero-name-error-${i}`),
     h('div', { class: 'picker' }, cardPicker(player.cards, `apero-p${i}`, 'apero.addCard')),
+    // Below the picker: a total arriving never moves the card buttons under a finger.
     h('div', { class: 'hand-head' },
-      h('span', null, t('apero.handCount', { n: player.cards.length })),
+      h('span', null, t('apero.handCount', { n: player.cards.length }),
+        scored ? h('strong', { class: 'running-total', testid: `apero-p${i}-running` }, t('apero.runningTotal', { total: scored.total_text })) : null),
       player.cards.length ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-clear`,
         onclick: () => { player.cards = []; change(`apero-p${i}-name`); } }, t('apero.clear')) : null),
     handStrip(player, i),
@@ -154,9 +216,24 @@ export function resultCards(result, slot = (k) => k, prefix = 'apero') {
       h('p', { class: 'explanation' }, p.explanation));
   });
   return [
+    ranking(result, `${prefix}-ranking`),
     h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.explanation),
     h('div', { class: 'results-grid' }, players),
   ];
+}
+
+/** Highest first, by exact decimal totals (they may pass 2^53). */
+const byTotal = (text) => (a, b) => {
+  const [x, y] = [BigInt(text(a)), BigInt(text(b))];
+  return x > y ? -1 : x < y ? 1 : 0;
+};
+
+/** The players by total, ★ on the winners. */
+function ranking(result, testid) {
+  const winners = new Set(result.winners);
+  const rows = result.players.map((p) => ({ name: p.name, total: p.total_text, winner: winners.has(p.name) }));
+  rows.sort(byTotal((row) => row.total));
+  return rankingStrip(rows, testid);
 }
 
 function tableStrip() {
@@ -215,7 +292,7 @@ export function render(focusFallback) {
     h('div', { class: 'row' },
       h('label', { for: 'apero-sets' }, t('apero.sets')),
       h('select', { id: 'apero-sets', testid: 'apero-sets', value: String(state.sets),
-        onchange: (e) => { state.sets = Number(e.target.value); change(); } },
+        onchange: (e) => { state.sets = Number(e.target.value); refused = null; change(); } },
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h('option', { value: String(n) }, t('apero.setsN', { n })))),
       h('span', { class: 'hint' }, t('apero.setsHint'))),
     fieldError(state.placed, 'sets', 'apero-sets-error'),
@@ -226,6 +303,55 @@ export function render(focusFallback) {
   ], focusFallback);
   live.setAttribute('aria-label', t('apero.results'));
   rerender(live, [errorBox(state.placed, 'apero-error'), resultView()]);
+  rerender(totals, state.result && state.result.players.length ? [
+    h('span', { class: 'sr-only' }, t('apero.totals')),
+    ranking(state.result, 'apero-totals-ranking')] : null);
+}
+
+/** The inputs of the table (sets, hands, table cards, chooser): kept and shared. */
+export function snapshot() {
+  return { sets: state.sets, players: state.players.map((p) => ({ name: p.name, cards: p.cards })), table: pick.table, me: pick.me };
+}
+
+const VALUES = Object.fromEntries(COLORS);
+function cardsFrom(list) {
+  if (!Array.isArray(list)) return [];
+  return list.slice(0, MAX_CARDS)
+    .filter((c) => c && VALUES[c.color] && VALUES[c.color].includes(c.value))
+    .map((c) => ({ color: c.color, value: c.value }));
+}
+
+/** Replace the inputs with `data` (a kept or shared snapshot); anything malformed is dropped. */
+export function restore(data) {
+  if (!data || typeof data !== 'object') return;
+  const sets = Number(data.sets);
+  state.sets = Number.isInteger(sets) && sets >= 1 && sets <= MAX_SETS ? sets : 1;
+  const players = Array.isArray(data.players) ? data.players.slice(0, MAX_PLAYERS) : [];
+  state.players = players.filter((p) => p && typeof p === 'object')
+    .map((p) => ({ name: typeof p.name === 'string' ? p.name.slice(0, 40) : '', cards: cardsFrom(p.cards) }));
+  if (!state.players.length) state.players = [newPlayer()];
+  pick.table = cardsFrom(data.table);
+  pick.me = Number.isInteger(data.me) && data.me >= 0 && data.me < state.players.length ? data.me : 0;
+  state.result = null; state.placed = null; pick.result = null; pick.placed = null; refused = null;
+  save();
+  render();
+  refresh();
+}
+
+function save() { keep('apero', snapshot()); }
+
+/** The scoreboard as text to paste: each player's total by rank, then the winner line. */
+export function scoreText() {
+  const result = state.result;
+  if (!result) return '';
+  const winners = new Set(result.winners);
+  const lines = [`${t('apero.title')} (${t('apero.setsN', { n: state.sets })})`];
+  for (const p of [...result.players].sort(byTotal((player) => player.total_text))) {
+    lines.push(`${winners.has(p.name) ? '★ ' : ''}${p.name}: ${p.total_text}${t('apero.points')}`);
+    lines.push(`  ${p.colors.map((c) => `${c.label} ${c.expression} = ${c.score_text}`).join(' / ')}`);
+  }
+  lines.push(result.explanation);
+  return lines.join('\n');
 }
 
 export function refresh() {
@@ -236,6 +362,8 @@ export function refresh() {
 export function mount(panel) {
   root = h('div');
   live = h('section', { class: 'results', 'aria-live': 'polite', testid: 'apero-results' });
-  panel.replaceChildren(root, live);
-  render();
+  totals = h('div', { class: 'totals-bar', testid: 'apero-totals' });
+  panel.replaceChildren(root, live, totals);
+  const saved = kept('apero');
+  if (saved) restore(saved); else render();
 }

@@ -42,11 +42,44 @@ export function s(tag, props, ...children) {
   return el;
 }
 
+// While a pointer is pressed, re-rendering is held back until its click has run: a button
+// replaced between press and release never gets the click (an answer arriving from the
+// service mid-tap used to lose the tap). Held renders run just after the click, the newest
+// per container; a press longer than HOLD_MS lets them through.
+const HOLD_MS = 1500;
+const held = new Map();
+let pressed = false;
+let holdTimer = null;
+
+function release() {
+  clearTimeout(holdTimer);
+  setTimeout(() => {
+    pressed = false;
+    const waiting = [...held.entries()];
+    held.clear();
+    for (const [container, [nodes, fallbackId]] of waiting) replace(container, nodes, fallbackId);
+  }, 0);
+}
+
+document.addEventListener('pointerdown', () => {
+  pressed = true;
+  clearTimeout(holdTimer);
+  holdTimer = setTimeout(release, HOLD_MS);
+}, true);
+for (const type of ['pointerup', 'pointercancel']) document.addEventListener(type, release, true);
+window.addEventListener('blur', release);
+
 /**
  * Replace the children of `container` and put the keyboard focus back on the element with
- * the same id (or on `fallbackId` when it is gone), so re-rendering never strands the user.
+ * the same id (or on `fallbackId` when it is gone), so re-rendering never strands the user;
+ * held back while a pointer is pressed (see above).
  */
 export function rerender(container, nodes, fallbackId) {
+  if (pressed) { held.set(container, [nodes, fallbackId]); return; }
+  replace(container, nodes, fallbackId);
+}
+
+function replace(container, nodes, fallbackId) {
   const active = document.activeElement;
   const hadFocus = active && active !== document.body && container.contains(active);
   const id = hadFocus ? active.id : null;
@@ -74,4 +107,31 @@ export function toInt(text) {
   if (text === '' || text === null || text === undefined) return null;
   const n = Number(text);
   return Number.isInteger(n) ? n : null;
+}
+
+/**
+ * Bring an answer into view after an action: scroll `el` so that it starts in the viewport
+ * (or stays where it is if it already is) and move the keyboard focus to it, so that a
+ * phone shows the result at once and a screen reader reads it. `el` gets tabindex=-1.
+ */
+export function showAnswer(el) {
+  if (!el || !el.isConnected) return;
+  if (!el.hasAttribute('tabindex')) el.tabIndex = -1;
+  el.focus({ preventScroll: true });
+  const box = el.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight - Math.min(box.height, window.innerHeight * 0.5)) {
+    el.scrollIntoView({ block: 'start', behavior: 'instant' });
+  }
+}
+
+/**
+ * The compact ranking that opens every game's results: one line per player or team, the
+ * total, ★ on the winners. `rows` = [{name, total, winner}] in ranking order.
+ */
+export function rankingStrip(rows, testid) {
+  return h('ol', { class: 'ranking', testid },
+    rows.map((row, k) => h('li', { class: row.winner ? 'winner-row' : null, testid: `${testid}-${k}` },
+      h('span', { class: 'rank-mark', 'aria-hidden': 'true' }, row.winner ? '★' : ''),
+      h('span', { class: 'rank-name' }, row.name),
+      h('strong', { class: 'rank-total' }, String(row.total)))));
 }

@@ -5,10 +5,14 @@ import * as apero from './apero.js';
 import * as applejack from './applejack.js';
 import * as chat from './chat.js';
 import * as fairy from './fairy.js';
-import { applyStatic, getLang, setLang } from './i18n.js';
+import { applyStatic, getLang, setLang, t } from './i18n.js';
 import * as pedro from './pedro.js';
+import { shareBar } from './share.js';
+import { decode } from './store.js';
 
 const GAMES = { apero, pedro, applejack, fairy, chat };
+const bars = [];
+const openedWith = location.hash; // a shared link's data, read before the tabs rewrite the address
 
 function showError(error) {
   const box = document.createElement('p');
@@ -41,8 +45,25 @@ function setupTabs() {
       selectTab(tabs[(moves[e.key] + tabs.length) % tabs.length], true);
     });
   });
-  const fromHash = tabs.find((tab) => `#${tab.dataset.game}` === location.hash);
+  const game = location.hash.slice(1).split(':')[0];
+  const fromHash = tabs.find((tab) => tab.dataset.game === game);
   if (fromHash) selectTab(fromHash, false);
+}
+
+/** A shared link (#<game>:<data>) opens that game's inputs; the address keeps only #<game>. */
+function openShared() {
+  const [game, part] = openedWith.slice(1).split(':');
+  if (!part || !GAMES[game]?.restore) return;
+  const data = decode(part);
+  history.replaceState(null, '', `#${game}`);
+  if (!data) return;
+  GAMES[game].restore(data);
+  const note = document.createElement('p');
+  note.className = 'hint';
+  note.dataset.testid = 'shared-opened';
+  note.setAttribute('role', 'status');
+  note.textContent = t('share.opened');
+  document.getElementById(`panel-${game}`)?.prepend(note);
 }
 
 function showLang() {
@@ -59,6 +80,7 @@ function setupLang() {
       setLang(button.dataset.lang);
       showLang();
       for (const game of Object.values(GAMES)) { game.render(); game.refresh(); }
+      for (const bar of bars) bar.redraw();
     });
   });
 }
@@ -68,7 +90,12 @@ try {
   showLang();
   setupTabs();
   setupLang();
-  for (const [id, game] of Object.entries(GAMES)) game.mount(document.getElementById(`panel-${id}`));
+  for (const [id, game] of Object.entries(GAMES)) {
+    const panel = document.getElementById(`panel-${id}`);
+    game.mount(panel);
+    if (game.snapshot) { bars.push(shareBar(id, game)); panel.append(bars.at(-1)); }
+  }
+  openShared();
   document.body.dataset.ready = 'true';
 } catch (error) {
   showError(error);
