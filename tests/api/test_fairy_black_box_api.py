@@ -295,7 +295,7 @@ def test_setup_moods(client, players, mood, runouts):
 
 def test_setup_explanations(client):
     ja = client.get(SETUP + "?players=4").get_json()["explanation"]
-    assert ja.startswith("4人プレイ: ゴキゲンは全員 3 から始めます")
+    assert ja.startswith("4人プレイ: ゴキゲンは全員3から始めます")
     assert ja.endswith("2回目に尽きた手番でゲーム終了です。")
     en = client.get(SETUP + "?players=2&lang=en").get_json()["explanation"]
     assert en == (
@@ -400,7 +400,7 @@ def test_next_player_with_a_tie(client):
         "next_players": ["Ben", "Cho"],
         "fewest_treasures": 1,
         "rock_paper_scissors": True,
-        "explanation": "Ben、Cho がタカラモノカード 1枚で最も少ないので、じゃんけんで次の手番プレイヤーを決めます。",
+        "explanation": "Ben、Choがタカラモノカード1枚で最も少ないので、じゃんけんで次の手番プレイヤーを決めます。",
     }
 
 

@@ -60,11 +60,11 @@ def test_rule_options_bidder_goes_out_warning_and_winner(page, open_game):
     enter_points(page, "NS", 7, 14, 0)
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text("14")
     enter_points(page, "EW", 7, 0, 14)
-    expect(page.get_by_test_id("pedro-warning")).to_contain_text("入札者上がり")
+    expect(page.get_by_test_id("pedro-warning")).to_contain_text("ビッダー・ゴーズ・アウト")
 
     enter_points(page, "EW", 7, 7, 7)
     expect(page.get_by_test_id("pedro-winner")).to_contain_text("EW")
-    expect(page.get_by_test_id("pedro-ledger-row-2")).to_contain_text("入札者上がり")
+    expect(page.get_by_test_id("pedro-ledger-row-2")).to_contain_text("ビッダー・ゴーズ・アウト")
     expect(page.get_by_test_id("pedro-add")).to_be_disabled()
 
 

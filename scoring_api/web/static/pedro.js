@@ -1,12 +1,13 @@
 // Pedro: a running game. Each hand's bid and points (typed, or ticked point cards) go to
 // POST /pedro/game with every earlier hand; the service returns the ledger, the
-// bidder-goes-out warning and the winner. The game survives a reload (localStorage).
+// ビッダー・ゴーズ・アウト warning and the winner. The rules, the hands and the hand being
+// entered survive a reload (store.js) and travel in a shared link (snapshot / restore).
 
-import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, rerender, toInt } from './dom.js';
+import { errorBox, pathParts, post } from './api.js';
+import { h, rankingStrip, rerender, showAnswer, toInt } from './dom.js';
 import { t } from './i18n.js';
+import { keep, kept } from './store.js';
 
-const STORE = 'scoring.pedro';
 const TEAMS = ['NS', 'EW'];
 const SUITS = { H: '♥', D: '♦', C: '♣', S: '♠' };
 const LOW_SUIT = { H: 'D', D: 'H', C: 'S', S: 'C' }; // the other 5 of the same colour
@@ -20,36 +21,151 @@ const RULES = [
   { key: 'two_scored_by', options: ['dealt', 'captured', 'played'] },
   { key: 'tie_rule', options: ['extra_hand', 'bidder_wins', 'higher_score'] },
 ];
+const MAX_HANDS = 200; // as the API accepts
+const MAX_POINTS = 14;
+const MAX_CAPTURED = 24; // per team, as the API accepts
+const CARD = /^(10|[2-9AKQJ])[HDCS]$/;
+// Refusals whose server sentence names JSON fields (for API clients): said here for people.
+const OWN_WORDS = { two_owner_missing: 'pedro.err.twoOwner', two_field_for_rule: 'pedro.err.twoOwner', points_or_captured: 'pedro.err.pointsOrCards' };
 
-const state = { rules: {}, hands: [], result: null, placed: null, entry: newEntry(), settingsOpen: false };
-const latest = latestOnly();
+const state = { rules: {}, hands: [], result: null, placed: null, entry: newEntry(), settingsOpen: false, question: false };
+let queue = Promise.resolve(); // the questions to the service, one after another
 let top = null; // title and rule options
 let live = null; // scores, warnings, winner: a live region that stays in place
 let root = null; // the hand entry and the ledger
+let edits = 0; // changes to the hand being entered: one typed while an answer is on its way is kept
+let adding = 0; // hands sent and not yet answered
+let addedAt = -1; // `edits` when the last hand was sent
+
+/** The hand being entered changed: kept at once. */
+function touched() { edits += 1; save(); }
 
 function newEntry(previous) {
   return { team: 'NS', amount: null, mode: previous?.mode || 'points', points: { NS: '', EW: '' }, trump: previous?.trump || 'H', cards: {} };
 }
 
-function load() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE) || 'null');
-    if (saved && Array.isArray(saved.hands)) { state.hands = saved.hands; state.rules = saved.rules || {}; }
-  } catch { /* a broken save starts a new game */ }
-}
-function save() {
-  try { localStorage.setItem(STORE, JSON.stringify({ rules: state.rules, hands: state.hands })); } catch { /* private mode */ }
-}
-
 const rules = () => ({ target: 100, min_bid: 7, max_bid: 14, ...(state.result?.rules || {}), ...state.rules });
 const cardOf = (pc, trump) => pc.rank + (pc.low ? LOW_SUIT[trump] : trump);
 const cardLabel = (card) => card.replace(/[HDCS]$/, (suit) => SUITS[suit]);
+const blank = (text) => String(text ?? '').trim() === '';
 
-/** The hand as the API wants it, from the entry form. */
+// -- Kept and shared ----------------------------------------------------------------------
+
+/** The table's inputs (rules, recorded hands, the hand being entered): kept and shared. */
+export function snapshot() {
+  const { entry } = state;
+  return {
+    rules: { ...state.rules },
+    hands: state.hands,
+    entry: { team: entry.team, amount: entry.amount, mode: entry.mode, points: { ...entry.points }, trump: entry.trump, cards: { ...entry.cards } },
+  };
+}
+
+const isObject = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+const intIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+function cleanRules(raw) {
+  const out = {};
+  if (!isObject(raw)) return out;
+  for (const rule of RULES) {
+    const v = raw[rule.key];
+    if (rule.options ? rule.options.includes(v) : intIn(v, rule.min, rule.max)) out[rule.key] = v;
+  }
+  return out;
+}
+
+/** A hand as the API takes it, or null when `raw` is not one. */
+function cleanHand(raw) {
+  if (!isObject(raw) || !isObject(raw.bid) || !TEAMS.includes(raw.bid.team) || !intIn(raw.bid.amount, 1, MAX_POINTS)) return null;
+  const hand = { bid: { team: raw.bid.team, amount: raw.bid.amount } };
+  if (raw.points !== undefined && raw.points !== null) {
+    if (!isObject(raw.points) || !intIn(raw.points.NS, 0, MAX_POINTS) || !intIn(raw.points.EW, 0, MAX_POINTS)) return null;
+    hand.points = { NS: raw.points.NS, EW: raw.points.EW };
+    return hand;
+  }
+  if (!(raw.trump in SUITS) || !isObject(raw.captured)) return null;
+  hand.trump = raw.trump;
+  hand.captured = {};
+  for (const team of TEAMS) {
+    const cards = raw.captured[team] ?? [];
+    if (!Array.isArray(cards) || cards.length > MAX_CAPTURED || !cards.every((c) => typeof c === 'string' && CARD.test(c))) return null;
+    hand.captured[team] = [...cards];
+  }
+  for (const key of ['two_dealt_to', 'two_played_by']) {
+    if (!(key in raw)) continue;
+    if (raw[key] !== null && !TEAMS.includes(raw[key])) return null;
+    hand[key] = raw[key];
+  }
+  return hand;
+}
+
+function cleanEntry(raw) {
+  const entry = newEntry();
+  if (!isObject(raw)) return entry;
+  if (TEAMS.includes(raw.team)) entry.team = raw.team;
+  if (intIn(raw.amount, 1, MAX_POINTS)) entry.amount = raw.amount;
+  if (['points', 'cards'].includes(raw.mode)) entry.mode = raw.mode;
+  if (raw.trump in SUITS) entry.trump = raw.trump;
+  for (const team of TEAMS) {
+    const text = isObject(raw.points) ? raw.points[team] : '';
+    if (typeof text === 'string' && /^-?\d{0,3}$/.test(text.trim())) entry.points[team] = text.trim();
+  }
+  if (isObject(raw.cards)) {
+    for (const pc of POINT_CARDS) if (['', ...TEAMS].includes(raw.cards[pc.key])) entry.cards[pc.key] = raw.cards[pc.key];
+  }
+  return entry;
+}
+
+function apply(data) {
+  state.rules = cleanRules(data?.rules);
+  state.hands = Array.isArray(data?.hands) ? data.hands.slice(0, MAX_HANDS).map(cleanHand).filter(Boolean) : [];
+  state.entry = cleanEntry(data?.entry);
+  state.result = null; state.placed = null; state.question = false;
+}
+
+/** Replace the table with `data` (a kept or shared snapshot); anything malformed is dropped,
+ * and data that holds no game at all leaves the table as it is. */
+export function restore(data) {
+  if (!isObject(data) || (!Array.isArray(data.hands) && !isObject(data.rules))) return;
+  apply(data);
+  save();
+  render();
+  recompute();
+}
+
+function save() { keep('pedro', snapshot()); }
+
+/** A save from before versions: {rules, hands} under the same key. */
+const legacy = (raw) => (isObject(raw) && Array.isArray(raw.hands) ? { rules: raw.rules, hands: raw.hands } : null);
+
+/** The scoreboard as text: the target, each team's score (★ the winner), then every hand. */
+export function scoreText() {
+  const result = state.result;
+  if (!result || !result.hands.length) return '';
+  const lines = [t('pedro.text.head', { title: t('pedro.title'), target: rules().target })];
+  for (const row of rankingRows(result)) lines.push(t('pedro.text.team', { mark: row.winner ? '★ ' : '', team: row.name, score: row.total }));
+  result.hands.forEach((hand, k) => {
+    const change = (team) => `${hand.deltas[team] >= 0 ? '+' : ''}${hand.deltas[team]}`;
+    lines.push(t('pedro.text.hand', {
+      n: k + 1, team: hand.bid.team, amount: hand.bid.amount, made: hand.bid_made ? t('pedro.made') : t('pedro.set'),
+      out: hand.bidder_goes_out ? t('pedro.text.out') : '',
+      ns: hand.scores_after.NS, ew: hand.scores_after.EW, dns: change('NS'), dew: change('EW'),
+    }));
+  });
+  if (result.winner) lines.push(`★ ${t('pedro.winner', { team: result.winner })}`);
+  return lines.join('\n');
+}
+
+// -- Asking the service -------------------------------------------------------------------
+
+/** The hand as the API wants it, from the entry form; a blank points box is 0. */
 function handFromEntry() {
   const { entry } = state;
   const bid = { team: entry.team, amount: entry.amount ?? rules().min_bid };
-  if (entry.mode === 'points') return { bid, points: { NS: toInt(entry.points.NS), EW: toInt(entry.points.EW) } };
+  if (entry.mode === 'points') {
+    const points = (team) => (blank(entry.points[team]) ? 0 : toInt(String(entry.points[team]).trim()));
+    return { bid, points: { NS: points('NS'), EW: points('EW') } };
+  }
   const captured = { NS: [], EW: [] };
   for (const pc of POINT_CARDS.filter((p) => p.key !== 'two')) {
     const team = entry.cards[pc.key];
@@ -63,56 +179,140 @@ function handFromEntry() {
   return hand;
 }
 
-/** hands[n].points.NS -> "points"; rules.target -> "rule-target"; others unplaced. */
-function placePedro(newIndex) {
-  return (path) => {
-    const [head, index, field] = pathParts(path);
-    if (head === 'rules') return index ? `rule-${index}` : 'rules';
-    if (head === 'hands' && index === newIndex) {
-      if (field === 'bid') return 'bid';
-      if (field === 'points') return 'points';
-      if (['captured', 'trump', 'two_dealt_to', 'two_played_by'].includes(field)) return 'cards';
-      return 'entry';
-    }
-    return null;
-  };
+/** Where a refusal belongs on the form and the name of the box it is about. */
+function placeOf(path, newIndex) {
+  const [head, index, field, sub] = pathParts(path);
+  if (head === 'rules') {
+    const rule = RULES.find((r) => r.key === index);
+    return rule ? { slot: `rule-${index}`, box: t(`pedro.rule.${index}`) } : { slot: 'rules', box: t('pedro.settings') };
+  }
+  if (head === 'hands' && typeof index === 'number' && index === newIndex) {
+    if (field === 'bid') return { slot: 'bid', box: sub === 'amount' ? t('pedro.bidAmount') : sub === 'team' ? t('pedro.bidTeam') : t('pedro.bid') };
+    if (field === 'points') return { slot: 'points', box: TEAMS.includes(sub) ? t('pedro.pointsOf', { team: sub }) : t('pedro.pointsBoxes') };
+    if (field === 'trump') return { slot: 'cards', box: t('pedro.trump') };
+    if (field === 'captured') return { slot: 'cards', box: t('pedro.tickCaption') };
+    if (field === 'two_dealt_to' || field === 'two_played_by') return { slot: 'cards', box: t('pedro.twoBox') };
+    return { slot: 'entry', box: null };
+  }
+  if (head === 'hands' && typeof index === 'number') return { slot: null, box: t('pedro.handN', { n: index + 1 }) };
+  return { slot: null, box: null };
 }
 
-async function recompute(newHand) {
+/**
+ * The refusal for people: each reason at its box, named ("NSの点: ..."), in the form's
+ * language; refusals whose server sentence names JSON fields are said in the form's words.
+ */
+function placeRefusal(error, newIndex) {
+  const bySlot = {};
+  const rest = [];
+  const own = OWN_WORDS[error?.code];
+  const validation = error?.code === 'invalid_input';
+  for (const [path, reasons] of Object.entries(error?.details || {})) {
+    const { slot, box } = placeOf(path, newIndex);
+    const list = (Array.isArray(reasons) ? reasons : [String(reasons)]).map((reason) => {
+      const text = own ? t(own, { rule: t(`pedro.two.${rules().two_scored_by}`) }) : reason;
+      return box && (validation || slot === null) ? t('pedro.errAt', { box, reason: text }) : text;
+    });
+    if (slot) (bySlot[slot] ||= []).push(...list); else rest.push(...list);
+  }
+  const message = error?.code === 'invalid_input' || !error?.message ? t('pedro.err.invalid') : error.message;
+  return { bySlot, rest, message };
+}
+
+/** Ask the service for the game with `newHand` appended (not recorded unless accepted).
+ * After a person's action the answer comes into view: `reveal` 'answer' (the scoreboard or
+ * the refusal), 'errors' (a refusal only); by default (a reload, the language) nothing moves.
+ * One question at a time, in order: a hand recorded while the one before is still on its
+ * way is sent after it, with it. */
+function recompute(newHand, reveal = null) {
+  const editsAtSend = edits;
+  const run = () => ask(newHand, reveal, editsAtSend);
+  queue = queue.then(run, run);
+  return queue;
+}
+
+async function ask(newHand, reveal, editsAtSend) {
   const hands = newHand ? [...state.hands, newHand] : state.hands;
-  const answer = await latest(() => post('pedro/game', { rules: state.rules, hands }));
-  if (!answer) return;
+  const answer = await post('pedro/game', { rules: state.rules, hands });
+  if (newHand) adding -= 1;
   if (answer.ok) {
     state.result = answer.data;
     state.placed = null;
-    if (newHand) { state.hands.push(newHand); state.entry = newEntry(state.entry); }
+    if (newHand) {
+      state.hands.push(newHand);
+      if (edits === editsAtSend) state.entry = newEntry(state.entry); // else the next hand is already being entered
+    }
     save();
     render(newHand ? 'pedro-add' : undefined);
   } else {
-    state.placed = placeErrors(answer.error, placePedro(state.hands.length));
+    state.placed = placeRefusal(answer.error, state.hands.length);
     if (Object.keys(state.placed.bySlot).some((slot) => slot.startsWith('rule'))) state.settingsOpen = true;
     render();
   }
+  if (reveal) revealAnswer(reveal === 'answer');
 }
 
-function radioGroup(name, legend, options, current, onPick, testid) {
-  return h('fieldset', { class: 'choice', testid },
+/** After the render (held back while a finger is down), focus and scroll to the answer:
+ * the first refusal, else (after an action) the scoreboard. */
+function revealAnswer(always) {
+  setTimeout(() => {
+    const error = [...document.querySelectorAll('#panel-pedro .field-error, #panel-pedro .error-box')].find((el) => el.isConnected);
+    if (error) { if (!error.id) error.id = 'pedro-error-first'; showAnswer(error); return; }
+    if (always) showAnswer(document.getElementById('pedro-status'));
+  }, 0);
+}
+
+function submit() {
+  const { entry } = state;
+  if (entry.mode === 'points' && blank(entry.points.NS) && blank(entry.points.EW)) {
+    state.question = true;
+    state.placed = null;
+    render();
+    setTimeout(() => showAnswer(document.getElementById('pedro-points-question')), 0);
+    return;
+  }
+  state.question = false;
+  if (adding && edits === addedAt) return; // a second tap on the same hand while it is on its way
+  adding += 1;
+  addedAt = edits;
+  recompute(handFromEntry(), 'answer');
+}
+
+// -- The form -----------------------------------------------------------------------------
+
+/** The refusals at `slot` (nothing when there are none); `id` also names it for focus. */
+function slotError(slot, id) {
+  const reasons = state.placed?.bySlot?.[slot];
+  if (!reasons || !reasons.length) return null;
+  const unique = [...new Set(reasons)];
+  return h('div', { class: 'field-error', role: 'alert', id, testid: id },
+    unique.length === 1 ? unique[0] : h('ul', null, unique.map((r) => h('li', null, r))));
+}
+
+/** Radio buttons as big segments: each label holds its input, so the whole box is the target. */
+function segments(name, legend, options, current, onPick, testid) {
+  return h('fieldset', { class: 'choice segments', testid },
     h('legend', null, legend),
     options.map(([value, label]) => {
       const id = `${name}-${value}`;
-      return h('span', { class: 'choice-item' },
+      return h('label', { class: 'segment', for: id },
         h('input', { type: 'radio', name, id, value, testid: id, checked: current === value, onchange: () => onPick(value) }),
-        h('label', { for: id }, label));
+        h('span', null, label));
     }));
 }
 
 function pointsInputs() {
   const { entry } = state;
-  return h('div', { class: 'row' }, TEAMS.map((team) => [
-    h('label', { for: `pedro-points-${team}` }, t('pedro.pointsOf', { team })),
-    h('input', { id: `pedro-points-${team}`, testid: `pedro-points-${team}`, type: 'number', inputmode: 'numeric', min: 0, max: 14,
-      class: 'num-input', value: entry.points[team], oninput: (e) => { entry.points[team] = e.target.value; } }),
-  ]), fieldError(state.placed, 'points', 'pedro-points-error'));
+  return h('div', null,
+    h('div', { class: 'row end' }, TEAMS.map((team) => h('span', { class: 'field' },
+      h('label', { for: `pedro-points-${team}` }, t('pedro.pointsOf', { team })),
+      h('input', { id: `pedro-points-${team}`, testid: `pedro-points-${team}`, type: 'number', inputmode: 'numeric', min: 0, max: MAX_POINTS,
+        class: 'num-input', value: entry.points[team], 'aria-describedby': state.question ? 'pedro-points-question' : null,
+        oninput: (e) => { entry.points[team] = e.target.value; touched(); } })))),
+    h('p', { class: 'hint' }, t('pedro.blankIsZero')),
+    state.question ? h('p', { class: 'field-error', role: 'alert', id: 'pedro-points-question', testid: 'pedro-points-question' },
+      t('pedro.askPoints', { ns: t('pedro.pointsOf', { team: 'NS' }), ew: t('pedro.pointsOf', { team: 'EW' }) })) : null,
+    slotError('points', 'pedro-points-error'));
 }
 
 function cardTicks() {
@@ -120,26 +320,29 @@ function cardTicks() {
   const rule = rules().two_scored_by;
   const rows = POINT_CARDS.map((pc) => {
     const card = pc.key === 'two' ? `2${entry.trump}` : cardOf(pc, entry.trump);
-    const name = ['pedro', 'low'].includes(pc.key) ? `${t(`pedro.card.${pc.key}`)} ` : '';
+    const name = ['pedro', 'low'].includes(pc.key) ? t(`pedro.card.${pc.key}`) : '';
     const who = pc.key === 'two' ? ` · ${t(`pedro.two.${rule}`)}` : '';
-    return h('tr', null,
-      h('th', { scope: 'row' }, h('span', { class: `suit s-${card.slice(-1)}` }, cardLabel(card)), ' ', h('small', null, `${name}(${pc.points})${who}`)),
+    const head = `pedro-card-${pc.key}-name`;
+    return h('div', { class: 'tick-row', role: 'radiogroup', 'aria-labelledby': head, testid: `pedro-card-${pc.key}` },
+      h('span', { class: 'tick-card', id: head },
+        h('span', { class: `suit s-${card.slice(-1)}` }, cardLabel(card)), ' ', h('small', null, `${name}${t('pedro.cardPoints', { n: pc.points })}${who}`)),
       ['NS', 'EW', ''].map((team) => {
         const id = `pedro-card-${pc.key}-${team || 'none'}`;
-        return h('td', null, h('input', { type: 'radio', name: `pedro-card-${pc.key}`, id, testid: id, checked: (entry.cards[pc.key] || '') === team,
-          'aria-label': `${cardLabel(card)}: ${team || t('pedro.nobody')}`, onchange: () => { entry.cards[pc.key] = team; } }));
+        return h('label', { class: 'segment tick', for: id },
+          h('input', { type: 'radio', name: `pedro-card-${pc.key}`, id, testid: id, checked: (entry.cards[pc.key] || '') === team,
+            onchange: () => { entry.cards[pc.key] = team; touched(); } }),
+          h('span', null, team || t('pedro.nobody')));
       }));
   });
   return h('div', null,
     h('div', { class: 'row' },
       h('label', { for: 'pedro-trump' }, t('pedro.trump')),
-      h('select', { id: 'pedro-trump', testid: 'pedro-trump', value: entry.trump, onchange: (e) => { entry.trump = e.target.value; render(); } },
+      h('select', { id: 'pedro-trump', testid: 'pedro-trump', value: entry.trump, onchange: (e) => { entry.trump = e.target.value; touched(); render(); } },
         Object.entries(SUITS).map(([suit, symbol]) => h('option', { value: suit }, `${symbol} ${t(`pedro.suit.${suit}`)}`)))),
-    h('table', { class: 'ticks' },
-      h('caption', null, t('pedro.tickCaption')),
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('pedro.card')), h('th', { scope: 'col' }, 'NS'), h('th', { scope: 'col' }, 'EW'), h('th', { scope: 'col' }, t('pedro.nobody')))),
-      h('tbody', null, rows)),
-    fieldError(state.placed, 'cards', 'pedro-cards-error'));
+    h('div', { class: 'ticks', role: 'group', 'aria-labelledby': 'pedro-ticks-caption' },
+      h('p', { class: 'sub-head', id: 'pedro-ticks-caption' }, t('pedro.tickCaption')),
+      rows),
+    slotError('cards', 'pedro-cards-error'));
 }
 
 function entryForm() {
@@ -148,20 +351,21 @@ function entryForm() {
   const over = Boolean(state.result?.winner);
   const amounts = [];
   for (let a = r.min_bid; a <= r.max_bid; a += 1) amounts.push(a);
-  return h('form', { class: 'card-box', testid: 'pedro-entry', onsubmit: (e) => { e.preventDefault(); recompute(handFromEntry()); } },
+  // novalidate: the service's refusals, in the form's language and naming the box, not the browser's bubbles
+  return h('form', { class: 'card-box', testid: 'pedro-entry', novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(); } },
     h('h3', null, t('pedro.handN', { n: state.hands.length + 1 })),
     h('fieldset', { class: 'plain', disabled: over },
       h('div', { class: 'row end' },
-        radioGroup('pedro-team', t('pedro.bidTeam'), TEAMS.map((team) => [team, team]), entry.team, (v) => { entry.team = v; }, 'pedro-team'),
+        segments('pedro-team', t('pedro.bidTeam'), TEAMS.map((team) => [team, team]), entry.team, (v) => { entry.team = v; touched(); }, 'pedro-team'),
         h('span', { class: 'field' },
           h('label', { for: 'pedro-amount' }, t('pedro.bidAmount')),
-          h('select', { id: 'pedro-amount', testid: 'pedro-amount', value: String(entry.amount ?? r.min_bid), onchange: (e) => { entry.amount = Number(e.target.value); } },
+          h('select', { id: 'pedro-amount', testid: 'pedro-amount', value: String(entry.amount ?? r.min_bid), onchange: (e) => { entry.amount = Number(e.target.value); touched(); } },
             amounts.map((a) => h('option', { value: String(a) }, String(a)))))),
-      fieldError(state.placed, 'bid', 'pedro-bid-error'),
-      radioGroup('pedro-mode', t('pedro.mode'), [['points', t('pedro.modePoints')], ['cards', t('pedro.modeCards')]], entry.mode,
-        (v) => { entry.mode = v; render(); }, 'pedro-mode'),
+      slotError('bid', 'pedro-bid-error'),
+      segments('pedro-mode', t('pedro.mode'), [['points', t('pedro.modePoints')], ['cards', t('pedro.modeCards')]], entry.mode,
+        (v) => { entry.mode = v; state.question = false; touched(); render(); }, 'pedro-mode'),
       entry.mode === 'points' ? pointsInputs() : cardTicks(),
-      fieldError(state.placed, 'entry', 'pedro-entry-error'),
+      slotError('entry', 'pedro-entry-error'),
       h('div', { class: 'row' }, h('button', { type: 'submit', id: 'pedro-add', testid: 'pedro-add' }, t('pedro.addHand')))),
     over ? h('p', { class: 'hint' }, t('pedro.gameOver')) : null);
 }
@@ -188,17 +392,29 @@ export function ledgerTable(hands, prefix = 'pedro') {
       h('tr', { class: 'expl-row' }, h('td', { colspan: 4 }, hand.explanation)))));
 }
 
+/** Both teams by score, highest first (NS first on a tie), ★ on the winner. */
+function rankingRows(result) {
+  return [...TEAMS].sort((a, b) => result.scores[b] - result.scores[a])
+    .map((team) => ({ name: team, total: result.scores[team], winner: result.winner === team }));
+}
+
 function status() {
   const result = state.result;
-  if (!result) return null;
+  if (!result && state.placed) return null; // the refusal says why there is no scoreboard
   const r = rules();
-  return h('div', { class: 'scoreboard', testid: 'pedro-status' },
-    h('p', { class: 'scores' }, TEAMS.map((team) => h('span', { class: 'team-score' }, h('span', null, team), h('strong', { testid: `pedro-score-${team}` }, String(result.scores[team])))),
-      h('span', { class: 'target' }, t('pedro.target', { target: r.target }))),
-    result.winner ? h('p', { class: 'winner', testid: 'pedro-winner' }, '★ ', t('pedro.winner', { team: result.winner })) : null,
-    result.next_hand === 'bidder_goes_out' ? h('p', { class: 'warning', role: 'status', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnBidderOut', { margin: r.bidder_out_margin ?? 7 })) : null,
-    result.next_hand === 'extra_hand' ? h('p', { class: 'warning', role: 'status', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnExtraHand')) : null,
-    h('p', { class: 'explanation', testid: 'pedro-explanation' }, result.explanation));
+  // Until the first answer the same board stands with blank scores, so nothing below it moves.
+  const rows = result ? rankingRows(result) : TEAMS.map((team) => ({ name: team, total: '—', winner: false }));
+  const strip = rankingStrip(rows, 'pedro-ranking');
+  strip.setAttribute('aria-label', t('pedro.scores'));
+  strip.querySelectorAll('.rank-total').forEach((el, k) => { el.dataset.testid = `pedro-score-${rows[k].name}`; });
+  return h('div', { class: 'scoreboard', id: 'pedro-status', testid: 'pedro-status', tabindex: -1 },
+    strip,
+    h('p', { class: 'target', testid: 'pedro-target' }, t('pedro.target', { target: r.target })),
+    !result ? h('p', { class: 'explanation' }, t('app.loading')) : null,
+    result?.winner ? h('p', { class: 'winner', testid: 'pedro-winner' }, '★ ', t('pedro.winner', { team: result.winner })) : null,
+    result?.next_hand === 'bidder_goes_out' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnBidderOut', { margin: r.bidder_out_margin ?? 7 })) : null,
+    result?.next_hand === 'extra_hand' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnExtraHand')) : null,
+    result ? h('p', { class: 'explanation', testid: 'pedro-explanation' }, result.explanation) : null);
 }
 
 function settings() {
@@ -210,30 +426,33 @@ function settings() {
       const onchange = (e) => {
         const value = rule.options ? e.target.value : toInt(e.target.value);
         if (value === null) delete state.rules[rule.key]; else state.rules[rule.key] = value;
-        recompute();
+        save();
+        recompute(undefined, 'errors');
       };
       const input = rule.options
         ? h('select', { id, testid: id, value: String(r[rule.key] ?? rule.options[0]), onchange }, rule.options.map((o) => h('option', { value: o }, t(`pedro.rule.${rule.key}.${o}`))))
         : h('input', { id, testid: id, type: 'number', inputmode: 'numeric', min: rule.min, max: rule.max, class: 'num-input', value: r[rule.key] ?? '', onchange });
-      return h('div', { class: rule.options ? 'field wide' : 'field' }, h('label', { for: id }, t(`pedro.rule.${rule.key}`)), input, fieldError(state.placed, `rule-${rule.key}`, `${id}-error`));
+      return h('div', { class: rule.options ? 'field wide' : 'field' }, h('label', { for: id }, t(`pedro.rule.${rule.key}`)), input, slotError(`rule-${rule.key}`, `${id}-error`));
     })),
-    fieldError(state.placed, 'rules', 'pedro-rules-error'),
-    h('button', { type: 'button', class: 'secondary small', testid: 'pedro-rules-reset', onclick: () => { state.rules = {}; recompute(); } }, t('pedro.rulesReset')));
+    slotError('rules', 'pedro-rules-error'),
+    h('button', { type: 'button', class: 'secondary small', id: 'pedro-rules-reset', testid: 'pedro-rules-reset',
+      onclick: () => { state.rules = {}; save(); recompute(undefined, 'answer'); } }, t('pedro.rulesReset')));
 }
 
 export function render(focusFallback) {
   if (!root) return;
   rerender(top, [h('h2', null, t('pedro.title')), h('p', { class: 'hint' }, t('pedro.intro')), settings()], focusFallback);
   rerender(live, [status(), errorBox(state.placed, 'pedro-error'),
-    state.result || !state.placed ? null : h('button', { type: 'button', class: 'secondary', testid: 'pedro-retry', onclick: () => recompute() }, t('pedro.retry'))]);
+    state.result || !state.placed ? null : h('button', { type: 'button', class: 'secondary', id: 'pedro-retry', testid: 'pedro-retry',
+      onclick: () => recompute(undefined, 'answer') }, t('pedro.retry'))]);
   rerender(root, [
-    state.result ? entryForm() : null,
+    entryForm(),
     h('section', { class: 'card-box', 'aria-label': t('pedro.ledger') }, ledger(),
       h('div', { class: 'row' },
         state.hands.length ? h('button', { type: 'button', class: 'secondary small', id: 'pedro-undo', testid: 'pedro-undo',
-          onclick: () => { state.hands.pop(); recompute(); } }, t('pedro.undo')) : null,
+          onclick: () => { state.hands.pop(); save(); recompute(undefined, 'answer'); } }, t('pedro.undo')) : null,
         state.hands.length ? h('button', { type: 'button', class: 'secondary small', id: 'pedro-new-game', testid: 'pedro-new-game',
-          onclick: () => { if (window.confirm(t('pedro.confirmNew'))) { state.hands = []; recompute(); } } }, t('pedro.newGame')) : null)),
+          onclick: () => { if (window.confirm(t('pedro.confirmNew'))) { state.hands = []; save(); recompute(undefined, 'answer'); } } }, t('pedro.newGame')) : null)),
   ], focusFallback || 'pedro-add');
 }
 
@@ -244,7 +463,7 @@ export function mount(panel) {
   live = h('div', { 'aria-live': 'polite' });
   root = h('div');
   panel.replaceChildren(top, live, root);
-  load();
+  apply(kept('pedro', legacy) || {});
   render();
   recompute();
 }

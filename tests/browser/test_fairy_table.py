@@ -1,0 +1,255 @@
+"""Fairy & Black Box at the table: the ranking in view and focused, messages naming the box,
+the table kept over a reload and shared by a link, big tap targets, readable text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+from .test_pedro_table import CONTRAST, DESKTOP, IN_VIEW_AND_FOCUSED, TARGETS, link_for, new_tab, watch
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def tab(request, browser, base_url):
+    yield from new_tab(request.param, browser, base_url)
+
+
+def open_fairy(page, hash_part="fairy"):
+    page.goto(f"/#{hash_part}")
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("panel-fairy").wait_for(state="visible")
+    expect(page.get_by_test_id("fairy-setup")).to_be_visible()
+
+
+def fill_table(page):
+    """Aki 3 (〈きらきら〉) + 2, Ben 5 with mood 4, Chie eliminated."""
+    page.get_by_test_id("fairy-p0-name").fill("Aki")
+    page.get_by_test_id("fairy-p0-mood").fill("2")
+    page.get_by_test_id("fairy-p0-t0-points").fill("3")
+    page.get_by_test_id("fairy-p0-t0-kira").check()
+    page.get_by_test_id("fairy-p0-add-treasure").click()
+    page.get_by_test_id("fairy-p0-t1-points").fill("2")
+    page.get_by_test_id("fairy-p1-name").fill("Ben")
+    page.get_by_test_id("fairy-p1-t0-points").fill("5")
+    page.get_by_test_id("fairy-p2-name").fill("Chie")
+    page.get_by_test_id("fairy-p2-out").check()
+
+
+def expect_the_ranking(page):
+    expect(page.get_by_test_id("fairy-top-0")).to_have_text("★Aki5点")
+    expect(page.get_by_test_id("fairy-top-0")).to_have_class("winner-row")
+    expect(page.get_by_test_id("fairy-top-1")).to_have_text("Ben5点")
+    expect(page.get_by_test_id("fairy-top-2")).to_have_text("Chie脱落")
+    expect(page.get_by_test_id("fairy-decided")).to_have_text("決め手: 〈きらきら〉（同点）")
+
+
+def test_scoring_brings_the_ranking_into_view_with_the_focus(tab):
+    open_fairy(tab)
+    fill_table(tab)
+    tab.get_by_test_id("fairy-score").click()
+    expect_the_ranking(tab)
+    tab.wait_for_function("document.getElementById('fairy-result')?.contains(document.activeElement)")
+    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "fairy-result")
+    assert where["inView"] and where["focused"], where
+
+
+def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(tab):
+    open_fairy(tab)
+    tab.get_by_test_id("fairy-p0-name").fill("Aki")
+    tab.get_by_test_id("fairy-p0-mood").fill("30")
+    tab.get_by_test_id("fairy-p1-t0-points").fill("1000")
+    tab.get_by_test_id("fairy-score").click()
+    mood = tab.get_by_test_id("fairy-p0-mood-error")
+    expect(mood).to_have_text("Akiのゴキゲン: 0 以上 20 以下にしてください。")
+    points = tab.get_by_test_id("fairy-p1-t0-error")
+    expect(points).to_have_text("プレイヤー2のタカラモノ（1枚目）: -100 以上 100 以下にしてください。")
+    tab.wait_for_function("document.activeElement?.id === 'fairy-p0-mood-error'")
+    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "fairy-p0-mood-error")
+    assert where["inView"] and where["focused"], where
+    expect(tab.get_by_test_id("fairy-result")).to_have_count(0)
+
+    tab.get_by_test_id("lang-en").click()
+    tab.get_by_test_id("fairy-score").click()
+    expect(mood).to_have_text("Aki's mood: Must be greater than or equal to 0 and less than or equal to 20.")
+    expect(points).to_have_text(
+        "Player 2's 1st treasure: Must be greater than or equal to -100 and less than or equal to 100."
+    )
+
+
+def test_a_rule_refusal_says_what_to_do_in_words_not_json(page, open_game):
+    open_game("fairy")
+    page.get_by_test_id("fairy-p0-name").fill("Aki")
+    page.get_by_test_id("fairy-p0-mood").fill("0")  # mood 0 but not marked eliminated
+    page.get_by_test_id("fairy-p0-t0-points").fill("3")
+    page.get_by_test_id("fairy-score").click()
+    expect(page.get_by_test_id("fairy-p0-mood-error")).to_have_text(
+        "Akiさんはゴキゲンが0ですが、脱落していません。ゴキゲンが0になったプレイヤーはタカラモノカードをすべて捨て札にして脱落します。"
+        "Akiさんを脱落したプレイヤーにして、タカラモノは入力しないでください。"
+    )
+    text = page.get_by_test_id("panel-fairy").inner_text()
+    for words in ("eliminated", "treasures", "true", "[]", "null", "details"):
+        assert words not in text
+
+    page.get_by_test_id("fairy-p0-out").check()
+    for player in (1, 2):
+        page.get_by_test_id(f"fairy-p{player}-name").fill("Ben")
+    page.get_by_test_id("fairy-score").click()
+    expect(page.get_by_test_id("fairy-p2-name-error")).to_have_text(
+        "プレイヤー名「Ben」が重複しています。名前で勝者を示すので、別の名前にしてください。"
+    )
+    expect(page.get_by_test_id("fairy-p2-name-error")).to_be_focused()
+
+
+def test_treasure_names_never_run_into_their_points(page, open_game):
+    open_game("fairy")
+    fill_table(page)
+    page.get_by_test_id("fairy-score").click()
+    explanations = page.get_by_test_id("fairy-result").locator(".explanations li")
+    expect(explanations.nth(0)).to_have_text("Akiさん: 〈きらきら〉 3 + タカラモノ（2枚目） 2 = 5点")
+    expect(explanations.nth(1)).to_have_text("Benさん: タカラモノ（1枚目） 5 = 5点")
+    expect(page.get_by_test_id("fairy-explanation")).to_have_text(
+        "Chieは脱落したので得点計算に加わりません。Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
+    )
+    page.get_by_test_id("lang-en").click()
+    expect(explanations.nth(1)).to_have_text("Ben: 1st treasure 5 = 5")
+    expect(explanations.nth(0)).to_have_text("Aki: 〈きらきら〉 3 + 2nd treasure 2 = 5")
+
+
+def test_the_whole_table_survives_a_reload(page, open_game):
+    open_game("fairy")
+    fill_table(page)
+    page.get_by_test_id("fairy-add-player").click()
+    page.get_by_test_id("fairy-p3-name").fill("Dai")
+    page.get_by_test_id("fairy-p3-t0-points").fill("-2")
+    page.get_by_test_id("fairy-score").click()
+    ranking = ["★Aki5点", "Ben5点", "Dai-2点", "Chie脱落"]  # the eliminated last
+    expect(page.get_by_test_id("fairy-top").locator("li")).to_have_text(ranking)
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("tab-fairy").click()
+    expect(page.get_by_test_id("fairy-p0-name")).to_have_value("Aki")
+    expect(page.get_by_test_id("fairy-p0-mood")).to_have_value("2")
+    expect(page.get_by_test_id("fairy-p0-t0-points")).to_have_value("3")
+    expect(page.get_by_test_id("fairy-p0-t0-kira")).to_be_checked()
+    expect(page.get_by_test_id("fairy-p0-t1-points")).to_have_value("2")
+    expect(page.get_by_test_id("fairy-p1-name")).to_have_value("Ben")
+    expect(page.get_by_test_id("fairy-p2-out")).to_be_checked()
+    expect(page.get_by_test_id("fairy-p3-t0-points")).to_have_value("-2")
+    expect(page.get_by_test_id("fairy-setup")).to_contain_text("4人プレイ: ゴキゲンは3から")
+    expect(page.get_by_test_id("fairy-top").locator("li")).to_have_text(ranking)  # scored again on opening
+    expect(page.get_by_test_id("fairy-decided")).to_have_text("決め手: 〈きらきら〉（同点）")
+
+    # An entry changed after scoring: the ranking says it is out of date, and stays readable.
+    page.get_by_test_id("fairy-p1-t0-points").fill("6")
+    expect(page.get_by_test_id("fairy-stale")).to_have_text(
+        "入力が変わりました。「得点を計算」を押すと計算し直します。"
+    )
+    assert page.evaluate(CONTRAST, "panel-fairy") == []
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("tab-fairy").click()
+    expect(page.get_by_test_id("fairy-p1-t0-points")).to_have_value("6")
+    expect(page.get_by_test_id("fairy-top-0")).to_have_text("★Ben6点")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_shared_link_opens_the_same_table_on_another_phone(browser, base_url, viewport):
+    context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems = watch(context, base_url)
+    page = context.new_page()
+    open_fairy(page)
+    fill_table(page)
+    page.get_by_test_id("fairy-share-copy").click()
+    expect(page.get_by_test_id("fairy-share-status")).to_contain_text("まだ結果がありません。")
+    page.get_by_test_id("fairy-score").click()
+    expect_the_ranking(page)
+
+    page.get_by_test_id("fairy-share-copy").click()
+    expect(page.get_by_test_id("fairy-share-text")).to_have_value(
+        "フェアリー＆ブラックボックス\n"
+        "★ Aki: 5点\n"
+        "Ben: 5点\n"
+        "Chie: 脱落\n"
+        "決め手: 〈きらきら〉（同点）\n"
+        "Chieは脱落したので得点計算に加わりません。Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
+    )
+    page.get_by_test_id("fairy-share-link").click()
+    expect(page.get_by_test_id("fairy-share-text")).to_have_value(re.compile(r"^http://.*#fairy:[\w-]+$"))
+    link = page.get_by_test_id("fairy-share-text").input_value()
+
+    other = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems += watch(other, base_url)
+    friend = other.new_page()
+    friend.goto(link)
+    friend.wait_for_selector("body[data-ready='true']")
+    expect(friend.get_by_test_id("shared-opened")).to_be_visible()
+    expect(friend.get_by_test_id("panel-fairy")).to_be_visible()
+    expect_the_ranking(friend)
+    expect(friend.get_by_test_id("fairy-p0-t0-kira")).to_be_checked()
+    expect(friend.get_by_test_id("fairy-p2-out")).to_be_checked()
+    expect(friend.get_by_test_id("fairy-score-1")).to_have_text("5")
+    other.close()
+    context.close()
+    assert not problems, problems
+
+
+def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
+    bad = {
+        "players": [
+            {
+                "name": "Aki",
+                "mood": "x",
+                "eliminated": "yes",
+                "treasures": [{"points": "7", "kirakira": 1}, "junk", {"points": 99999}],
+            },
+            "junk",
+            {"name": 5, "mood": 3, "treasures": "none"},
+            {},
+            {},
+            {},
+            {},
+        ],
+        "scored": True,
+    }
+    page.goto(f"/#fairy:{link_for(bad)}")
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("panel-fairy").locator("fieldset.player")).to_have_count(5)
+    expect(page.get_by_test_id("fairy-p0-name")).to_have_value("Aki")
+    expect(page.get_by_test_id("fairy-p0-mood")).to_have_value("")
+    expect(page.get_by_test_id("fairy-p0-out")).not_to_be_checked()
+    expect(page.get_by_test_id("fairy-p0-t0-points")).to_have_value("7")
+    expect(page.get_by_test_id("fairy-p0-t0-kira")).not_to_be_checked()
+    expect(page.get_by_test_id("fairy-p0-t1-points")).to_have_value("")
+    expect(page.get_by_test_id("fairy-p2-mood")).to_have_value("3")
+    expect(page.get_by_test_id("fairy-top-0")).to_have_text("★Aki7点")
+
+    # Links that hold no table leave the table kept on this phone as it was.
+    for junk in ("%%%", link_for([1, 2]), link_for({"players": "all"})):
+        page.goto("about:blank")
+        page.goto(f"/#fairy:{junk}")
+        page.wait_for_selector("body[data-ready='true']")
+        expect(page.get_by_test_id("fairy-p0-name")).to_have_value("Aki")
+        expect(page.get_by_test_id("fairy-score")).to_be_enabled()
+
+
+def test_every_tap_target_is_big_labelled_by_its_text_and_readable(tab):
+    open_fairy(tab)
+    fill_table(tab)
+    tab.get_by_test_id("fairy-score").click()
+    expect_the_ranking(tab)
+    small = [t for t in tab.evaluate(TARGETS, "panel-fairy") if t["width"] < 44 or t["height"] < 44]
+    assert small == []
+    # Checkboxes are named by the text they show; the treasure boxes by their full name.
+    expect(tab.get_by_test_id("fairy-p2-out")).to_have_accessible_name("脱落")
+    expect(tab.get_by_test_id("fairy-p0-t0-kira")).to_have_accessible_name("〈きらきら〉")
+    expect(tab.get_by_test_id("fairy-p0-t1-points")).to_have_accessible_name("タカラモノ（2枚目）")
+    expect(tab.get_by_test_id("fairy-p0-t1-remove")).to_have_accessible_name("タカラモノ（2枚目）を削除")
+    assert (
+        tab.locator("#panel-fairy [aria-label]").count()
+        == tab.locator("#panel-fairy section[aria-label], #panel-fairy ol[aria-label]").count()
+    )
+    assert tab.evaluate(CONTRAST, "panel-fairy") == []

@@ -1,0 +1,418 @@
+"""Pedro at the table: the answer in view and focused, messages naming the box, the game kept
+over a reload and shared by a link, big tap targets, readable text, one word per concept."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import EXPECTED_CONSOLE, PHONE
+
+DESKTOP = {"width": 1280, "height": 800}
+
+# Text contrast of every visible text in a panel: the text colour (with the opacity of its
+# ancestors) over the background it stands on; inactive controls are exempt (WCAG 1.4.3).
+CONTRAST = """(panelId) => {
+  const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; };
+  const over = (top, bottom) => ({ r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a), b: top.b * top.a + bottom.b * (1 - top.a), a: 1 });
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+  const background = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c.a > 0) layers.push(c); if (c.a >= 1) break; }
+    let colour = { r: 255, g: 255, b: 255, a: 1 };
+    for (const layer of layers.reverse()) colour = over(layer, colour);
+    return colour;
+  };
+  const bad = [];
+  for (const el of document.getElementById(panelId).querySelectorAll('*')) {
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('').trim();
+    if (!text || el.closest('.sr-only, [hidden], button:disabled, fieldset:disabled, option')) continue;
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    const style = getComputedStyle(el);
+    let opacity = 1;
+    for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+    const fg = parse(style.color);
+    fg.a *= opacity;
+    const bg = background(el);
+    const [hi, lo] = [lum(over(fg, bg)), lum(bg)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) bad.push(`${text.slice(0, 30)}: ${ratio.toFixed(2)}`);
+  }
+  return bad;
+}"""
+
+# Every control of the panel a finger may aim at, with the box that takes the tap (a radio
+# or checkbox inside its label: the label).
+TARGETS = """(panelId) => [...document.getElementById(panelId).querySelectorAll('button, select, input, summary, textarea, a[href]')]
+  .filter((el) => el.getBoundingClientRect().width > 0 && !el.closest('.sr-only'))
+  .map((el) => {
+    const box = ((el.type === 'radio' || el.type === 'checkbox') && el.closest('label') || el).getBoundingClientRect();
+    return { what: el.dataset.testid || el.id || el.tagName, width: Math.round(box.width), height: Math.round(box.height) };
+  })"""
+
+IN_VIEW_AND_FOCUSED = """(id) => {
+  const el = document.getElementById(id);
+  const box = el.getBoundingClientRect();
+  return { top: box.top, inView: box.top >= 0 && box.top < innerHeight, focused: el.contains(document.activeElement) };
+}"""
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def tab(request, browser, base_url):
+    yield from new_tab(request.param, browser, base_url)
+
+
+def new_tab(kind, browser, base_url):
+    """A fresh page on a phone (375x812) or a desktop (1280x800) that may only talk to the service."""
+    viewport = PHONE if kind == "phone" else DESKTOP
+    context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems = watch(context, base_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if m.type == "error" and not m.text.startswith(EXPECTED_CONSOLE) else None,
+    )
+    yield page
+    context.close()
+    assert not problems, problems
+
+
+def watch(context, base_url) -> list[str]:
+    problems: list[str] = []
+
+    def only_the_service(route):
+        if route.request.url.startswith(base_url):
+            route.continue_()
+        else:
+            problems.append(f"request outside the service: {route.request.url}")
+            route.abort()
+
+    context.route("**/*", only_the_service)
+    return problems
+
+
+def open_pedro(page, hash_part="pedro"):
+    page.goto(f"/#{hash_part}")
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("panel-pedro").wait_for(state="visible")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text(re.compile(r"^-?\d+$"))
+
+
+def enter_points(page, team, amount, ns, ew):
+    page.get_by_test_id(f"pedro-team-{team}").check()
+    page.get_by_test_id("pedro-amount").select_option(str(amount))
+    page.get_by_test_id("pedro-points-NS").fill(str(ns))
+    page.get_by_test_id("pedro-points-EW").fill(str(ew))
+    page.get_by_test_id("pedro-add").click()
+
+
+def set_rule(page, key, value):
+    settings = page.get_by_test_id("pedro-settings")
+    if settings.get_attribute("open") is None:
+        settings.locator("summary").click()
+    field = page.get_by_test_id(f"pedro-rule-{key}")
+    field.fill(str(value))
+    field.press("Enter")
+    field.blur()
+
+
+def link_for(data) -> str:
+    """The part after #pedro: of a shared link, as store.js writes it."""
+    raw = json.dumps({"v": 1, "data": data}).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def test_a_recorded_hand_brings_the_scoreboard_into_view_with_the_focus(tab):
+    open_pedro(tab)
+    set_rule(tab, "target", 20)
+    expect(tab.get_by_test_id("pedro-target")).to_have_text("目標 20点")
+    enter_points(tab, "NS", 7, 9, 5)
+    expect(tab.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    tab.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
+    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
+    assert where["inView"] and where["focused"], where
+    # The compact ranking opens the scoreboard: team, total, ★ on the winner.
+    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("NS9")
+    expect(tab.get_by_test_id("pedro-ranking-1")).to_have_text("EW5")
+
+    enter_points(tab, "EW", 8, 3, 11)  # EW made 8 with 11: 12 / 16
+    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("EW16")
+    enter_points(tab, "NS", 7, 8, 6)  # 20 / 22: both at the target, the extra hand decides
+    expect(tab.get_by_test_id("pedro-warning")).to_contain_text("ビッダー・ゴーズ・アウトの追加ハンド")
+    enter_points(tab, "EW", 7, 7, 7)  # EW made it: EW wins
+    expect(tab.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
+    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("★EW29")
+    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_class("winner-row")
+    tab.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
+    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
+    assert where["inView"] and where["focused"], where
+
+
+def test_a_refusal_comes_into_view_at_its_box_with_the_focus(tab):
+    open_pedro(tab)
+    enter_points(tab, "NS", 7, 9, 9)
+    error = tab.get_by_test_id("pedro-points-error")
+    expect(error).to_have_text("両チームの得点の合計18点が、1ハンドの得点の上限14点を超えています。")
+    tab.wait_for_function("document.activeElement?.id === 'pedro-points-error'")
+    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-points-error")
+    assert where["inView"] and where["focused"], where
+    expect(tab.get_by_test_id("pedro-ledger")).to_have_count(0)
+
+
+def test_a_blank_points_box_is_zero_and_two_blank_boxes_ask_first(page, open_game):
+    open_game("pedro")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
+    calls = []
+    page.on("request", lambda r: calls.append(r.url) if "/pedro/game" in r.url else None)
+
+    page.get_by_test_id("pedro-add").click()  # both boxes blank: a question, no call
+    question = page.get_by_test_id("pedro-points-question")
+    expect(question).to_have_text(
+        "「NSの点」と「EWの点」が両方とも空欄です。このハンドで各チームは何点取りましたか？（0点なら0と入れてください）"
+    )
+    expect(question).to_be_focused()
+    assert calls == []
+    expect(page.get_by_test_id("pedro-ledger")).to_have_count(0)
+
+    page.get_by_test_id("pedro-team-EW").check()
+    page.get_by_test_id("pedro-points-EW").fill("9")  # NS left blank: 0
+    page.get_by_test_id("pedro-add").click()
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("9")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
+    expect(page.get_by_test_id("pedro-points-question")).to_have_count(0)
+    expect(page.get_by_test_id("pedro-ledger-0-NS")).to_have_text("+0 → 0")
+
+
+def test_hands_recorded_while_the_service_is_slow_are_all_kept_once(page, open_game):
+    open_game("pedro")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
+    held, hold = [], [True]
+    page.route("**/api/v1/pedro/game*", lambda route: held.append(route) if hold[0] else route.fallback())
+    enter_points(page, "NS", 7, 9, 5)
+    page.get_by_test_id("pedro-add").click()  # a second tap on the same hand: not a second hand
+    enter_points(page, "EW", 8, 3, 11)  # the next hand, typed while the first is on its way
+    page.wait_for_timeout(300)
+    assert len(held) == 1  # one question at a time
+    hold[0] = False
+    held[0].fallback()
+    expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(2)
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("12")
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("16")
+    expect(page.get_by_test_id("pedro-points-EW")).to_have_value("")  # ready for hand 3
+
+
+def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
+    open_game("pedro")
+    page.get_by_test_id("pedro-points-NS").fill("3")
+    page.get_by_test_id("pedro-points-EW").fill("1.5")  # not a whole number
+    page.get_by_test_id("pedro-add").click()
+    error = page.get_by_test_id("pedro-points-error")
+    expect(error).to_have_text("EWの点: 0 以上 14 以下の整数を入力してください。")
+
+    page.get_by_test_id("lang-en").click()
+    page.get_by_test_id("pedro-add").click()
+    expect(error).to_have_text("EW points: Enter a whole number from 0 to 14.")
+    page.get_by_test_id("lang-ja").click()
+
+    # A rule option that contradicts another: said at that option, which comes into view.
+    page.get_by_test_id("pedro-settings").locator("summary").click()
+    page.get_by_test_id("pedro-rule-min_bid").fill("9")
+    page.get_by_test_id("pedro-rule-min_bid").blur()
+    forced = page.get_by_test_id("pedro-rule-dealer_forced_bid-error")
+    expect(forced).to_have_text("ディーラーの強制入札7は最低入札9以上、最高入札14以下にしてください。")
+    expect(forced).to_be_focused()
+
+    # Refusals whose service sentence names JSON fields (for API clients) are said in the
+    # form's own words; an earlier hand's refusal names the hand.
+    page.get_by_test_id("pedro-rules-reset").click()
+    expect(page.get_by_test_id("pedro-rule-dealer_forced_bid-error")).to_have_count(0)
+    refusal = {
+        "code": "two_owner_missing",
+        "message": "切り札の2（2H）がプレイされています。ルール「dealt」では、どのチームが得点するか（two_dealt_to / two_played_by）を指定してください。",
+        "details": {"hands[0].two_dealt_to": ["two_dealt_to / two_played_by"]},
+    }
+    page.route("**/api/v1/pedro/game*", lambda route: route.fulfill(status=400, json={"error": refusal}))
+    page.get_by_test_id("pedro-mode-cards").check()
+    page.get_by_test_id("pedro-add").click()
+    cards = page.get_by_test_id("pedro-cards-error")
+    expect(cards).to_have_text(
+        "切り札の2の1点は配られたチームが得ます。「切り札の2」の行で、そのチームを選んでください。"
+    )
+    expect(cards).to_be_focused()
+    refusal.update(
+        code="invalid_input",
+        message="入力に誤りがあります。details に項目ごとの理由があります。",
+        details={
+            "hands[0].bid.amount": ["7 以上 14 以下の整数を入力してください。"],
+            "hands[3]": ["ゲームは終わっています。"],
+        },
+    )
+    page.get_by_test_id("pedro-add").click()
+    expect(page.get_by_test_id("pedro-bid-error")).to_have_text("入札数: 7 以上 14 以下の整数を入力してください。")
+    box = page.get_by_test_id("pedro-error")
+    expect(box).to_contain_text("入力に誤りがあります。赤く示した欄を直してください。")
+    expect(box).to_contain_text("ハンド 4: ゲームは終わっています。")
+    for words in ("details", "null", "true", "[]", "two_dealt_to", "hands["):
+        assert words not in page.get_by_test_id("panel-pedro").inner_text()
+
+
+def test_the_game_and_the_hand_being_entered_survive_a_reload(page, open_game):
+    open_game("pedro")
+    set_rule(page, "target", 50)
+    enter_points(page, "NS", 7, 9, 5)
+    expect(page.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    page.get_by_test_id("pedro-team-EW").check()
+    page.get_by_test_id("pedro-amount").select_option("9")
+    page.get_by_test_id("pedro-mode-cards").check()
+    page.get_by_test_id("pedro-trump").select_option("S")
+    page.get_by_test_id("pedro-card-pedro-EW").check()
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("tab-pedro").click()
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("5")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 50点")
+    expect(page.get_by_test_id("pedro-team-EW")).to_be_checked()
+    expect(page.get_by_test_id("pedro-amount")).to_have_value("9")
+    expect(page.get_by_test_id("pedro-trump")).to_have_value("S")
+    expect(page.get_by_test_id("pedro-card-pedro-EW")).to_be_checked()
+    expect(page.get_by_test_id("pedro-card-A-none")).to_be_checked()
+
+
+def test_a_game_saved_before_versions_still_opens(page, open_game):
+    open_game("pedro")
+    old = {"rules": {"target": 30}, "hands": [{"bid": {"team": "EW", "amount": 8}, "points": {"NS": 4, "EW": 10}}]}
+    page.evaluate("(old) => localStorage.setItem('scoring.pedro', JSON.stringify(old))", old)
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_test_id("tab-pedro").click()
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("10")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("4")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 30点")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, viewport):
+    context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems = watch(context, base_url)
+    page = context.new_page()
+    open_pedro(page)
+    set_rule(page, "target", 50)
+    enter_points(page, "NS", 7, 9, 5)
+    page.get_by_test_id("pedro-team-EW").check()
+    page.get_by_test_id("pedro-amount").select_option("8")
+    page.get_by_test_id("pedro-mode-cards").check()
+    page.get_by_test_id("pedro-trump").select_option("C")
+    for card, team in [("A", "EW"), ("J", "EW"), ("10", "NS"), ("pedro", "EW"), ("low", "EW"), ("two", "NS")]:
+        page.get_by_test_id(f"pedro-card-{card}-{team}").check()
+    expect(page.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    page.get_by_test_id("pedro-add").click()  # EW made 8 with 12: NS 11, EW 17
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("17")
+
+    page.get_by_test_id("pedro-share-copy").click()
+    text = page.get_by_test_id("pedro-share-text")
+    expect(text).to_have_value(
+        "ピードロ（Pedro） 目標50点\n"
+        "EW: 17点\n"
+        "NS: 11点\n"
+        "ハンド1: NS 7入札 成功 → NS 9（+9）・EW 5（+5）\n"
+        "ハンド2: EW 8入札 成功 → NS 11（+2）・EW 17（+12）"
+    )
+    page.get_by_test_id("pedro-share-link").click()
+    expect(page.get_by_test_id("pedro-share-text")).to_have_value(re.compile(r"^http://.*#pedro:[\w-]+$"))
+    link = page.get_by_test_id("pedro-share-text").input_value()
+
+    other = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems += watch(other, base_url)
+    friend = other.new_page()
+    friend.goto(link)
+    friend.wait_for_selector("body[data-ready='true']")
+    expect(friend.get_by_test_id("shared-opened")).to_be_visible()
+    expect(friend.get_by_test_id("panel-pedro")).to_be_visible()
+    expect(friend.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(2)
+    expect(friend.get_by_test_id("pedro-score-NS")).to_have_text("11")
+    expect(friend.get_by_test_id("pedro-score-EW")).to_have_text("17")
+    expect(friend.get_by_test_id("pedro-ledger-1-EW")).to_have_text("+12 → 17")
+    expect(friend.get_by_test_id("pedro-target")).to_have_text("目標 50点")
+    other.close()
+    context.close()
+    assert not problems, problems
+
+
+def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
+    bad = {
+        "rules": {"target": "abc", "tie_rule": "coin", "max_bid": 12},
+        "hands": [
+            {"bid": {"team": "XX", "amount": 7}},
+            "junk",
+            None,
+            {"bid": {"team": "NS", "amount": 7}, "points": {"NS": 9, "EW": 5}},
+            {"bid": {"team": "EW", "amount": 8}, "trump": "Z", "captured": {}},
+        ],
+        "entry": 5,
+    }
+    page.goto(f"/#pedro:{link_for(bad)}")
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(1)
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 100点")
+    expect(page.get_by_test_id("pedro-amount").locator("option")).to_have_count(6)  # 7 to the kept maximum, 12
+
+    # Links that hold no game leave the table kept on this phone as it was.
+    for junk in ("%%%", link_for([1, 2]), link_for({"hands": {"a": 1}, "rules": [], "entry": {"cards": "x"}})):
+        page.goto("about:blank")
+        page.goto(f"/#pedro:{junk}")
+        page.wait_for_selector("body[data-ready='true']")
+        expect(page.get_by_test_id("pedro-add")).to_be_enabled()
+        expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+        expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(1)
+
+
+def test_every_tap_target_is_big_labelled_by_its_text_and_readable(tab):
+    open_pedro(tab)
+    enter_points(tab, "NS", 7, 9, 5)
+    expect(tab.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    tab.get_by_test_id("pedro-mode-cards").check()
+    tab.get_by_test_id("pedro-settings").locator("summary").click()
+    tab.get_by_test_id("pedro-card-A-NS").check()
+
+    small = [t for t in tab.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
+    assert small == []
+    radios = tab.locator("[data-testid^='pedro-card-'][type=radio]")
+    expect(radios).to_have_count(18)
+    # Each point card is a group named by the card; each choice is named by the text it shows.
+    for card, name in [("A", "A♥"), ("pedro", "5♥"), ("low", "5♦")]:
+        group = tab.get_by_role("radiogroup", name=re.compile(re.escape(name)))
+        for team, label in [("NS", "NS"), ("EW", "EW"), ("none", "なし")]:
+            radio = group.get_by_role("radio", name=label, exact=True)
+            expect(radio).to_have_attribute("data-testid", f"pedro-card-{card}-{team}")
+            assert radio.get_attribute("aria-label") is None
+    expect(tab.get_by_test_id("pedro-card-low")).to_contain_text("ロー・ペドロ（5点）")
+    assert tab.evaluate(CONTRAST, "panel-pedro") == []
+
+
+def test_one_natural_word_per_concept(page, open_game):
+    open_game("pedro")
+    set_rule(page, "target", 20)
+    enter_points(page, "NS", 7, 14, 0)
+    enter_points(page, "EW", 7, 0, 14)
+    expect(page.get_by_test_id("pedro-warning")).to_have_text(
+        "⚠ 両チームが目標まで7点以内です。次のハンドはビッダー・ゴーズ・アウト: 入札チームが入札を達成すれば、その場で勝ちです。"
+    )
+    expect(page.get_by_test_id("pedro-explanation")).to_contain_text("次のハンドはビッダー・ゴーズ・アウトです")
+    page.get_by_test_id("pedro-mode-cards").check()
+    text = page.get_by_test_id("panel-pedro").inner_text()
+    assert "入札者上がり" not in text and "ピードロ" not in text.replace("ピードロ（Pedro）", "")
+    assert "ペドロ" in text and "ロー・ペドロ" in text
+    spaced = re.findall(r"\S [はがをにでの](?=\S)", text)
+    assert spaced == [], spaced
