@@ -15,7 +15,7 @@ from tests.servers import gunicorn
 
 CLIENT_KEY = "sdk-client-key-0123456789"
 QUESTION = [{"role": "user", "content": "2人の初期ハチミツは？"}]
-HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2 人: 1 番手 16、2 番手 20"}
+HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2人: 1番手 16、2番手 20"}
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ def test_harvest_rulebook_example_lists_each_area_with_its_fields(client):
         ([1], [], 2, 1),
         ([3], [], 3, 2),
     ]
-    assert harvest["areas"][1]["explanation"] == "light_green・畑 3 のエリア: リンゴ 3 − ダイス 1 = ハチミツ 2"
-    assert harvest["explanation"] == "light_green の収穫（ダイス 1）: エリア 2 個 → 1 + 2 = ハチミツ 3"
+    assert harvest["areas"][1]["explanation"] == "light_green・畑3のエリア: リンゴ 3 − ダイス 1 = ハチミツ 2"
+    assert harvest["explanation"] == "light_greenの収穫（ダイス1）: エリア2個 → 1 + 2 = ハチミツ 3"
     assert body["explanation"] == "収穫の合計: 3 = ハチミツ 3"
 
 
@@ -100,9 +100,7 @@ def test_placement_at_a_board_beehive(client):
     body = client.post(f"{BASE}/placement", json={"orchard": orchard, "tile": tile, "pay": True}).get_json()
     (connection,) = body["connections"]
     assert (connection["neighbour"], connection["neighbour_field"], connection["honey"]) == ("board", None, 2)
-    assert (
-        connection["explanation"] == "左（w）の辺: このタイルのハチミツ 4 とボードのハチミツ 2 がつながる → 低い方の 2"
-    )
+    assert connection["explanation"] == "左（w）の辺: このタイルの巣箱4とボードの巣箱2がつながる → 低い方の2"
     assert body["honey"] == -2
 
 
@@ -135,7 +133,7 @@ def test_blossoms_twice(client):
         ]
     }
     body = client.post(f"{BASE}/blossoms", json={"orchard": orchard, "times": 2}).get_json()
-    assert body == {"blossoms": 5, "times": 2, "honey": 10, "explanation": "花 5 個 × 2 = ハチミツ 10"}
+    assert body == {"blossoms": 5, "times": 2, "honey": 10, "explanation": "花5個 × 2 = ハチミツ 10"}
 
 
 RULEBOOK_FINAL = {
@@ -176,8 +174,8 @@ def test_final_rulebook_example(client):
 def test_final_of_an_empty_orchard(client):
     body = client.post(f"{BASE}/final", json={"orchard": {"tiles": []}, "supply": 7}).get_json()
     assert (body["final_harvest"], body["crop"], body["variety_bonus"], body["total"]) == ([], 0, 0, 7)
-    assert body["steps"][0] == "1. 最後の収穫（全品種、ダイス 3）: 0 = 0"
-    assert body["steps"][2].startswith("3. ハチミツを得た品種 0 種類（なし）")
+    assert body["steps"][0] == "1. 最後の収穫（全品種、ダイス3）: 0 = 0"
+    assert body["steps"][2].startswith("3. ハチミツを得た品種0種類（なし）")
 
 
 @pytest.mark.parametrize("players, honey", [(1, [14]), (2, [16, 20]), (3, [16, 19, 22]), (4, [16, 18, 20, 22])])
@@ -313,7 +311,7 @@ def test_rule_refusals_in_japanese(client):
     orchard = {"tiles": [], "board": {"beehives": [{"field": 1, "edge": "e", "value": 3}]}}
     error = error_of(client.post(f"{BASE}/final", json={"orchard": orchard, "supply": 0}))
     assert error["message"] == (
-        "畑 1 の右（e）の辺は盤の外周ではありません。ボードのハチミツは外周の辺にあります"
+        "畑1の右（e）の辺は盤の外周ではありません。ボードの巣箱は外周の辺にあります"
         "（この畑の外周の辺: 左（w）、左上（nw）、右上（ne））。"
     )
 

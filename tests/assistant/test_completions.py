@@ -16,7 +16,7 @@ from tests.conftest import make_chat_app
 from tests.fake_openai import calls, raw_message, reply, sleep, sse, stall_after, status, stream_chunks
 
 HONEY_CALL = calls(("applejack_starting_honey", {"players": 2}))
-HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2 人: 1 番手 16、2 番手 20"}
+HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2人: 1番手 16、2番手 20"}
 
 
 def ask(client, *, model="ai-chan", stream=False, headers=None, **fields):

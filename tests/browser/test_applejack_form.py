@@ -32,7 +32,7 @@ def build_small_orchard(page):
 def test_harvest_highlights_each_area_and_pays_honey(page, open_game, shots, fits_phone):
     open_game("applejack")
     build_small_orchard(page)
-    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑 9: 赤 2, 花 1, ハチミツ 右 3")
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑9: 赤2、花1、巣箱（右）価格3")
 
     page.get_by_test_id("aj-variety").select_option("red")
     page.get_by_test_id("aj-die-1").check()
@@ -73,16 +73,30 @@ def test_placement_and_blossoms(page, open_game):
     expect(page.get_by_test_id("aj-placement-result")).to_contain_text("ハチミツ +0")
 
 
-def test_a_bad_tile_is_marked_on_its_hex(page, open_game):
+def test_a_tile_without_its_price_is_asked_for_on_its_hex_when_the_price_matters(page, open_game):
     open_game("applejack")
-    set_tree(page, 2, {"red": 1}, hives=["e"])  # beehives but no price
-    page.get_by_test_id("aj-harvest-go").click()
-    expect(page.get_by_test_id("aj-field-errors")).to_contain_text("畑 2")
+    set_tree(page, 2, {"red": 1}, hives=["e"])  # beehives but no price yet
+    page.get_by_test_id("aj-harvest-go").click()  # a harvest needs no price
+    expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("0")
+
+    set_tree(page, 3, {"red": 1}, hives=["w"], price=2)
+    page.get_by_test_id("aj-placement-go").click()  # its beehive faces field 2's: that price counts
+    expect(page.get_by_test_id("aj-field-errors")).to_have_text("畑2のタイルの価格（巣箱の数字）はいくつですか？")
     expect(page.get_by_test_id("aj-field-2")).to_have_class(re.compile(r"\bhas-error\b"))
-    expect(page.get_by_test_id("aj-editor-error")).to_be_visible()
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("畑2")  # the tile to fix is open
+    expect(page.get_by_test_id("aj-editor-error")).to_be_focused()
+    expect(page.get_by_test_id("aj-price")).to_have_attribute("aria-invalid", "true")
 
     page.get_by_test_id("aj-price").fill("2")  # fixing the tile clears the marks
     expect(page.get_by_test_id("aj-field-errors")).to_have_count(0)
+    expect(page.get_by_test_id("aj-editor-error")).to_have_count(0)
+    expect(page.get_by_test_id("aj-price")).not_to_have_attribute("aria-invalid", "true")
+    page.get_by_test_id("aj-field-3").click()
+    page.get_by_test_id("aj-placement-go").click()  # price 2 paid, min(2, 2) back
+    expect(page.get_by_test_id("aj-placement-result")).to_contain_text("ハチミツ +0")
+    expect(page.get_by_test_id("aj-placement-result")).to_contain_text(
+        "このタイルの巣箱2と畑2のタイルの巣箱2がつながる"
+    )
 
 
 def test_where_to_place_a_tile_ranks_the_fields_and_numbers_them_on_the_orchard(page, open_game, shots):
@@ -98,9 +112,9 @@ def test_where_to_place_a_tile_ranks_the_fields_and_numbers_them_on_the_orchard(
     # On field 10 the red area grows to 12 apples (9 honey at die 3, doubled 18) and the west
     # beehive meets field 9's east one (+3, the price paid back): 18 + 10 honey held = 28.
     best = page.get_by_test_id("aj-advice-option-0")
-    expect(best).to_contain_text("畑 10")
-    expect(best).to_contain_text("木の面（ハチミツ: 左）")
+    expect(best).to_contain_text("畑10")
+    expect(best).to_contain_text("木の面（巣箱: 左）")
     expect(page.get_by_test_id("aj-advice-final-0")).to_have_text("28")
     expect(page.get_by_test_id("aj-field-10")).to_have_attribute("data-area", "1")
-    expect(page.get_by_test_id("aj-advice-result")).to_contain_text("1. 畑 10 に木の面で置く")
+    expect(page.get_by_test_id("aj-advice-result")).to_contain_text("1. 畑10に木の面で置く")
     page.screenshot(path=shots / "applejack-advice.png", full_page=True)

@@ -60,7 +60,7 @@ def test_tabs_and_cards_work_from_the_keyboard(page, open_game):
     hexagon = page.get_by_test_id("aj-field-10")
     hexagon.focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_test_id("aj-editor")).to_contain_text("畑 10")
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("畑10")
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowRight")  # radio group: empty -> tree
     expect(page.get_by_test_id("aj-kind-tree")).to_be_checked()

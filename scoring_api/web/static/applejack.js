@@ -1,104 +1,487 @@
-// Applejack: build the orchard by clicking hexes, then harvest (variety + die), score
-// blossoms, check a placement's honey, or run the final scoring. The areas the service
-// finds are highlighted on the orchard.
+// Applejack: each player's orchard built by tapping hexes, then harvest (variety + die),
+// score blossoms, check a placement's honey, ask where a tile goes, or run the final
+// scoring, which ranks the players. The areas the service finds are highlighted on the
+// orchard. Everything entered is kept in the browser and travels in a shared link.
 
-import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, rerender, toInt } from './dom.js';
+import { errorBox, latestOnly, pathParts, post } from './api.js';
+import { h, rankingStrip, rerender, showAnswer } from './dom.js';
 import { t } from './i18n.js';
 import { AREA_COLORS, EDGES, VARIETIES, describeTile, orchardSvg } from './orchard.js';
+import { keep, kept } from './store.js';
 
-const STORE = 'scoring.applejack';
-const state = {
-  tiles: {}, selected: null, first: 'red', second: '', die: 1, times: 1, supply: 0,
-  view: null, shown: 0, placed: null, sentFields: [], redo: null,
-  taken: { apples: {}, blossoms: 0, beehives: ['e'], price: 3 }, // どこに置く？: the tile in hand, as printed
-};
+const GAME = 'applejack';
+const MAX_PLAYERS = 4;
+/** The service's limits for the boxes of the form (docs/rules/applejack.md). */
+const RANGE = { apples: [0, 10], blossoms: [0, 10], price: [0, 10], supply: [0, 10000] };
+/** Answers that are asked again after a reload or a shared link (they need no selection). */
+const REPEATABLE = ['harvest', 'blossoms', 'final', 'advice'];
 /** How many of the best placements are listed (and numbered on the orchard). */
 const ADVICE_SHOWN = 5;
-const latest = latestOnly();
-const boxes = {};
-
-function load() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE) || 'null');
-    if (saved && typeof saved.tiles === 'object') state.tiles = saved.tiles;
-  } catch { /* start empty */ }
-}
-function save() {
-  try { localStorage.setItem(STORE, JSON.stringify({ tiles: state.tiles })); } catch { /* private mode */ }
-}
 
 const newTree = () => ({ pasture: false, apples: {}, blossoms: 0, beehives: [], price: null });
+const newPlayer = () => ({ name: '', tiles: {}, supply: null, final: null });
+const newTaken = () => ({ apples: {}, blossoms: 0, beehives: ['e'], price: 3 }); // どこに置く？: the tile in hand, as printed
+
+const state = {
+  players: [newPlayer()], current: 0, first: 'red', second: '', die: 1, times: 1, taken: newTaken(),
+  last: null, // the kind of answer asked for last (asked again after a reload)
+  selected: null, hex: null, view: null, shown: 0, placed: null, redo: null,
+};
+const latest = latestOnly();
+const boxes = {};
+/** Nodes of the newest render that an answer may move the focus to. */
+let built = {};
+const me = () => state.players[state.current];
+
+// -- Keeping and sharing ------------------------------------------------------------------
+
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+const whole = (x) => (Number.isInteger(x) && Math.abs(x) <= 1e6 ? x : null);
+
+function cleanTile(raw) {
+  if (!isObject(raw)) return null;
+  if (raw.pasture === true) return { ...newTree(), pasture: true };
+  const tile = newTree();
+  if (isObject(raw.apples)) {
+    for (const variety of VARIETIES) if (whole(raw.apples[variety]) !== null) tile.apples[variety] = raw.apples[variety];
+  }
+  tile.blossoms = whole(raw.blossoms) ?? 0;
+  if (Array.isArray(raw.beehives)) tile.beehives = EDGES.filter((edge) => raw.beehives.includes(edge));
+  tile.price = whole(raw.price);
+  return tile;
+}
+
+function cleanPlayer(raw) {
+  if (!isObject(raw)) return null;
+  const tiles = {};
+  if (isObject(raw.tiles)) {
+    for (const [key, tile] of Object.entries(raw.tiles)) {
+      const field = Number(key);
+      const clean = Number.isInteger(field) && field >= 1 && field <= 19 ? cleanTile(tile) : null;
+      if (clean) tiles[field] = clean;
+    }
+  }
+  return { name: typeof raw.name === 'string' ? raw.name.slice(0, 30) : '', tiles, supply: whole(raw.supply), final: whole(raw.final) };
+}
+
+/** A kept or shared state, checked piece by piece: anything odd is dropped, never trusted. */
+function cleanState(data) {
+  if (!isObject(data) || !Array.isArray(data.players)) return null;
+  const players = data.players.slice(0, MAX_PLAYERS).map(cleanPlayer).filter(Boolean);
+  if (!players.length) return null;
+  const taken = isObject(data.taken) ? cleanTile(data.taken) : null;
+  return {
+    players,
+    current: Number.isInteger(data.current) && data.current >= 0 && data.current < players.length ? data.current : 0,
+    first: VARIETIES.includes(data.first) ? data.first : 'red',
+    second: VARIETIES.includes(data.second) ? data.second : '',
+    die: [1, 2, 3].includes(data.die) ? data.die : 1,
+    times: [1, 2].includes(data.times) ? data.times : 1,
+    taken: taken ? { apples: taken.apples, blossoms: taken.blossoms, beehives: taken.beehives, price: taken.price } : newTaken(),
+    last: REPEATABLE.includes(data.last) ? data.last : null,
+  };
+}
+
+/** Only whole numbers are kept (a box holding "2.5" comes back empty). */
+const keptNumber = (n) => (Number.isInteger(n) ? n : null);
+function keptTile(tile) {
+  if (tile.pasture) return { pasture: true };
+  return {
+    apples: Object.fromEntries(Object.entries(tile.apples).filter(([, n]) => Number.isInteger(n) && n !== 0)),
+    blossoms: keptNumber(tile.blossoms) ?? 0, beehives: [...tile.beehives], price: keptNumber(tile.price),
+  };
+}
+
+/** Everything entered: players (name, orchard, honey held, last final score) and the forms. */
+export function snapshot() {
+  return {
+    players: state.players.map((p) => ({
+      name: p.name, supply: keptNumber(p.supply), final: p.final,
+      tiles: Object.fromEntries(Object.entries(p.tiles).map(([field, tile]) => [field, keptTile(tile)])),
+    })),
+    current: state.current, first: state.first, second: state.second, die: state.die, times: state.times,
+    taken: keptTile(state.taken), last: state.last,
+  };
+}
+
+function save() { keep(GAME, snapshot()); }
+
+/** The save from before versions: {tiles} under the same key. */
+const legacy = (raw) => (isObject(raw?.tiles) ? { players: [{ tiles: raw.tiles }] } : null);
+
+function apply(clean) {
+  Object.assign(state, clean, { selected: null, hex: null, view: null, shown: 0, placed: null, redo: null });
+}
+
+/** A shared link's data: a bad one changes nothing. */
+export function restore(data) {
+  let clean = null;
+  try { clean = cleanState(data); } catch { clean = null; }
+  if (!clean) return;
+  apply(clean);
+  save();
+  render();
+  if (state.last) run(state.last, { quiet: true });
+}
+
+const playerName = (k) => state.players[k].name.trim() || t('aj.playerN', { n: k + 1 });
+
+/** Players with a final score, best first; ★ only when every player of 2 or more is scored. */
+function ranking() {
+  const scored = state.players.map((p, k) => ({ name: playerName(k), total: p.final })).filter((row) => row.total !== null);
+  scored.sort((a, b) => b.total - a.total);
+  const everyone = state.players.length > 1 && scored.length === state.players.length;
+  const best = scored.length ? scored[0].total : null;
+  return scored.map((row) => ({ ...row, winner: everyone && row.total === best }));
+}
+const unscored = () => state.players.map((p, k) => (p.final === null ? playerName(k) : null)).filter(Boolean);
+
+/** The scoreboard as plain text (the players' final scores), '' before any final score. */
+export function scoreText() {
+  const rows = ranking();
+  if (!rows.length) return '';
+  const lines = [t('aj.score.title'), ...rows.map((row) => t('aj.score.line', { name: row.name, total: row.total }))];
+  const winners = rows.filter((row) => row.winner).map((row) => row.name);
+  if (winners.length) lines.push(t(winners.length > 1 ? 'aj.score.winners' : 'aj.score.winner', { names: winners.join(t('aj.separator')) }));
+  const missing = unscored();
+  if (missing.length) lines.push(t('aj.score.missing', { names: missing.join(t('aj.separator')) }));
+  return lines.join('\n');
+}
+
+// -- Requests, and the check before sending -------------------------------------------------
 
 /** Varieties are sent by their name in the UI language, so explanations read naturally. */
 const varietyName = (variety) => t(`aj.variety.${variety}`);
 const varietyOf = (name) => VARIETIES.find((v) => varietyName(v) === name) || name;
 
-function tileBody(field, tile) {
-  if (tile.pasture) return { field, pasture: true };
-  const body = {
-    field, apples: Object.fromEntries(Object.entries(tile.apples).filter(([, n]) => n > 0).map(([v, n]) => [varietyName(v), n])),
-    blossoms: tile.blossoms || 0, beehives: tile.beehives,
+/** A box's number: null when blank, the whole number, or the text when it is not one. */
+function readNumber(input) {
+  if (input.validity?.badInput) return '?';
+  const text = input.value.trim();
+  if (text === '') return null;
+  const n = Number(text);
+  return Number.isInteger(n) ? n : text;
+}
+
+/** Collects what is wrong before or after sending: by slot (where it is shown) and by box. */
+function problems() {
+  const found = { bySlot: {}, boxes: new Set(), rest: [], message: '' };
+  found.add = (slot, box, text) => {
+    (found.bySlot[slot] ||= []).push(text);
+    if (box) found.boxes.add(box);
   };
-  if (tile.price !== null && tile.price !== undefined) body.price = tile.price;
+  found.any = () => Object.keys(found.bySlot).length > 0;
+  return found;
+}
+
+function checkRange(found, slot, box, label, value, [min, max]) {
+  if (value === null || (Number.isInteger(value) && value >= min && value <= max)) return;
+  found.add(slot, box, t('aj.err.range', { label, min, max }));
+}
+
+/**
+ * The boxes of a tile: a blank apple or blossom box is 0; `needs` asks for the price and
+ * beehives of a tile bought tree side up, or for the price of a tile showing beehives.
+ */
+function checkTile(found, { field, tile, needs }) {
+  const slot = field ? `field-${field}` : 'advice';
+  const prefix = field ? `f${field}` : 'taken';
+  const owner = field ? t('aj.fieldN', { n: field }) : t('aj.takenTile');
+  if (tile.pasture) return;
+  for (const [variety, n] of Object.entries(tile.apples)) {
+    checkRange(found, slot, `${prefix}.apples.${variety}`, t('aj.box.apples', { owner, variety: varietyName(variety) }), n, RANGE.apples);
+  }
+  checkRange(found, slot, `${prefix}.blossoms`, t('aj.box.blossoms', { owner }), tile.blossoms, RANGE.blossoms);
+  checkRange(found, slot, `${prefix}.price`, t('aj.box.price', { owner }), tile.price, RANGE.price);
+  if (needs === 'bought' && !tile.beehives.length) {
+    found.add(slot, `${prefix}.beehives`, field ? t('aj.ask.fieldBeehives', { n: field }) : t('aj.ask.takenBeehives'));
+  }
+  if ((needs === 'bought' || (needs === 'hives' && tile.beehives.length)) && tile.price === null) {
+    found.add(slot, `${prefix}.price`, field ? t('aj.ask.fieldPrice', { n: field }) : t('aj.ask.takenPrice'));
+  }
+}
+
+function checkSupply(found, slot) {
+  if (me().supply === null) found.add(slot, 'supply', t('aj.ask.supply'));
+  else checkRange(found, slot, 'supply', t('aj.supply'), me().supply, RANGE.supply);
+}
+
+const count = (n) => (Number.isInteger(n) && n > 0 ? n : 0);
+const applesBody = (apples) => Object.fromEntries(Object.entries(apples).filter(([, n]) => count(n)).map(([v, n]) => [varietyName(v), n]));
+
+/**
+ * A tile as sent. Harvest, blossoms and the final scoring need no beehives or price, so a
+ * tile whose price is not entered yet is sent without them (`connections` false).
+ */
+function tileBody(field, tile, connections) {
+  if (tile.pasture) return { field, pasture: true };
+  const body = { field, apples: applesBody(tile.apples), blossoms: count(tile.blossoms) };
+  if (tile.price !== null) Object.assign(body, { beehives: tile.beehives, price: tile.price });
+  else if (connections || !tile.beehives.length) body.beehives = [];
   return body;
 }
-function orchardBody(without) {
-  state.sentFields = Object.keys(state.tiles).map(Number).filter((f) => f !== without).sort((a, b) => a - b);
-  return { tiles: state.sentFields.map((f) => tileBody(f, state.tiles[f])) };
+
+/** The current orchard (without the field `without`), checked; remembers the order sent. */
+function orchardBody(found, { without, connections }) {
+  const fields = Object.keys(me().tiles).map(Number).filter((f) => f !== without).sort((a, b) => a - b);
+  for (const field of fields) checkTile(found, { field, tile: me().tiles[field], needs: connections ? 'hives' : null });
+  return { fields, body: { tiles: fields.map((f) => tileBody(f, me().tiles[f], connections)) } };
 }
 
-/** orchard.tiles[i].apples -> "field-<n>"; die/varieties -> "harvest"; supply -> "final"... */
-function placeApplejack(path) {
-  const [head, a, b] = pathParts(path);
-  if (head === 'orchard' && a === 'tiles' && typeof b === 'number' && state.sentFields[b]) return `field-${state.sentFields[b]}`;
-  if (head === 'varieties' || head === 'die') return 'harvest';
-  if (head === 'supply') return 'final';
-  if (head === 'times') return 'blossoms';
-  if (head === 'tile' && state.view?.kind === 'advice') return 'advice';
-  if (head === 'tile' || head === 'pay') return 'placement';
-  return null;
-}
-
-async function run(kind, path, body) {
-  state.redo = () => run(kind, path, body);
-  const answer = await latest(() => post(path, body()));
-  if (!answer) return;
-  state.placed = answer.ok ? null : placeErrors(answer.error, placeApplejack);
-  state.view = answer.ok ? { kind, data: answer.data } : null;
-  state.shown = 0;
-  render(`aj-${kind}-go`);
-}
-
-const harvest = () => run('harvest', 'applejack/harvest', () => ({
-  orchard: orchardBody(), varieties: [state.first, state.second].filter(Boolean).map(varietyName), die: state.die,
-}));
-const finalScore = () => run('final', 'applejack/final', () => ({ orchard: orchardBody(), supply: state.supply }));
-const blossoms = () => run('blossoms', 'applejack/blossoms', () => ({ orchard: orchardBody(), times: state.times }));
-const advise = () => run('advice', 'applejack/placements', () => ({
-  orchard: orchardBody(),
-  tile: {
-    apples: Object.fromEntries(Object.entries(state.taken.apples).filter(([, n]) => n > 0).map(([v, n]) => [varietyName(v), n])),
-    blossoms: state.taken.blossoms || 0, beehives: state.taken.beehives, price: state.taken.price ?? 0,
+const REQUESTS = {
+  harvest(found) {
+    const orchard = orchardBody(found, {});
+    const varieties = [state.first, state.second].filter(Boolean).map(varietyName);
+    return { path: 'applejack/harvest', fields: orchard.fields, body: { orchard: orchard.body, varieties, die: state.die } };
   },
-  supply: state.supply ?? 0,
-}));
-const placement = () => run('placement', 'applejack/placement', () => {
-  const tile = state.tiles[state.selected];
-  return { orchard: orchardBody(state.selected), tile: tileBody(state.selected, tile), pay: !tile.pasture };
-});
+  blossoms(found) {
+    const orchard = orchardBody(found, {});
+    return { path: 'applejack/blossoms', fields: orchard.fields, body: { orchard: orchard.body, times: state.times } };
+  },
+  final(found) {
+    const orchard = orchardBody(found, {});
+    checkSupply(found, 'final');
+    return { path: 'applejack/final', fields: orchard.fields, body: { orchard: orchard.body, supply: me().supply } };
+  },
+  advice(found) {
+    const orchard = orchardBody(found, { connections: true });
+    const tile = state.taken;
+    checkTile(found, { field: null, tile, needs: 'bought' });
+    checkSupply(found, 'advice');
+    return {
+      path: 'applejack/placements', fields: orchard.fields,
+      body: {
+        orchard: orchard.body, supply: me().supply,
+        tile: { apples: applesBody(tile.apples), blossoms: count(tile.blossoms), beehives: tile.beehives, price: tile.price },
+      },
+    };
+  },
+  placement(found, field) {
+    const tile = me().tiles[field];
+    if (!tile) return null;
+    const orchard = orchardBody(found, { without: field, connections: true });
+    checkTile(found, { field, tile, needs: 'bought' });
+    return {
+      path: 'applejack/placement', fields: orchard.fields, placing: field,
+      body: { orchard: orchard.body, tile: tileBody(field, tile, true), pay: !tile.pasture },
+    };
+  },
+};
 
-/** The orchard changed: old results no longer describe it. */
-function edited() {
-  state.view = null;
+/** Where a path of the service's error details is on the form, and the box's name. */
+function boxOfPath(path, kind, sent) {
+  const [head, a, b, c, d] = pathParts(path);
+  const tileBox = (field, part, detail) => {
+    const slot = field ? `field-${field}` : 'advice';
+    const prefix = field ? `f${field}` : 'taken';
+    const owner = field ? t('aj.fieldN', { n: field }) : t('aj.takenTile');
+    if (part === 'apples' && typeof detail === 'string') {
+      const variety = varietyOf(detail);
+      return { slot, box: `${prefix}.apples.${variety}`, label: t('aj.box.apples', { owner, variety: varietyName(variety) }) };
+    }
+    if (['blossoms', 'price', 'beehives'].includes(part)) return { slot, box: `${prefix}.${part}`, label: t(`aj.box.${part}`, { owner }) };
+    return { slot, box: null, label: owner };
+  };
+  if (head === 'orchard' && a === 'tiles' && typeof b === 'number' && sent.fields[b]) return tileBox(sent.fields[b], c, d);
+  if (head === 'tile') return kind === 'advice' ? tileBox(null, a, b) : tileBox(sent.placing, a, b);
+  if (head === 'supply') return { slot: kind === 'advice' ? 'advice' : 'final', box: 'supply', label: t('aj.supply') };
+  if (head === 'varieties') return { slot: 'harvest', box: null, label: t('aj.variety') };
+  if (head === 'die') return { slot: 'harvest', box: null, label: t('aj.die') };
+  if (head === 'times') return { slot: 'blossoms', box: null, label: t('aj.times') };
+  return { slot: kind === 'placement' && sent.placing ? `field-${sent.placing}` : kind, box: null, label: null };
+}
+
+/** The service's refusal, every reason next to its box and led by the box's name. */
+function placeAnswer(error, kind, sent) {
+  const found = problems();
+  found.message = error?.message || '';
+  for (const [path, reasons] of Object.entries(error?.details || {})) {
+    const { slot, box, label } = boxOfPath(path, kind, sent);
+    for (const reason of Array.isArray(reasons) ? reasons : [String(reasons)]) {
+      found.add(slot, box, label && !String(reason).startsWith(label) ? t('aj.err.labelled', { label, reason }) : String(reason));
+    }
+  }
+  return found;
+}
+
+async function run(kind, { quiet = false, field = null } = {}) {
+  const found = problems();
+  const request = REQUESTS[kind](found, field);
+  if (!request) return;
+  state.redo = () => run(kind, { quiet: true, field });
+  state.last = REPEATABLE.includes(kind) ? kind : null;
+  if (found.any()) {
+    latest(async () => null); // an answer still on its way is no longer wanted
+    settle(kind, { placed: found }, quiet);
+    return;
+  }
+  const answer = await latest(() => post(request.path, request.body));
+  if (!answer) return;
+  settle(kind, answer.ok ? { data: answer.data } : { placed: placeAnswer(answer.error, kind, request) }, quiet, request);
+}
+
+/** An answer (or the reasons it could not be asked) is shown; the editor closes. */
+function settle(kind, { data, placed }, quiet, request) {
+  if (!quiet) state.selected = null;
+  state.view = data ? { kind, data, placing: request?.placing } : null;
+  state.placed = placed || null;
+  state.shown = 0;
+  built = {};
+  if (kind === 'final' && data) me().final = data.total;
+  const firstField = Object.keys(state.placed?.bySlot || {}).find((slot) => slot.startsWith('field-'));
+  if (firstField && !quiet) state.selected = Number(firstField.slice(6)); // open the tile to fix
+  save();
+  render();
+  if (!quiet) reveal(kind);
+}
+
+/**
+ * Run `fn(node)` once `node` is on the page: a render waits while a pointer is pressed, and
+ * runs just after the click (the first retry, at once, comes right after it).
+ */
+function whenShown(node, fn, tries = 80) {
+  if (!node) return;
+  if (node.isConnected) fn(node);
+  else if (tries > 0) setTimeout(() => whenShown(node, fn, tries - 1), tries === 80 ? 0 : 25);
+}
+
+/** Brings the answer (or what to fix) into view and moves the focus to it. */
+function reveal(kind) {
+  const target = state.placed
+    ? built['aj-editor-error'] || built[`aj-${kind}-error`] || built.errorBox || built['aj-field-errors']
+    : built.result;
+  whenShown(target, (el) => {
+    if (!state.placed && (kind === 'harvest' || kind === 'advice')) orchardInView(el);
+    showAnswer(el);
+  });
+}
+
+/**
+ * On a phone the orchard sits above the answer: scroll (as little as possible) so that the
+ * whole orchard and the start of the answer are on screen, when they fit together; else
+ * showAnswer shows the answer alone. On a wide screen the orchard stays on screen (sticky).
+ */
+function orchardInView(answer) {
+  if (getComputedStyle(boxes.board).position === 'sticky') return;
+  const orchard = boxes.orchard.getBoundingClientRect();
+  const box = answer.getBoundingClientRect();
+  const enough = window.innerHeight - Math.min(box.height, window.innerHeight * 0.5); // as showAnswer
+  const [low, high] = [box.top - enough, orchard.top]; // a scroll by `low` shows the answer, by `high` the orchard's top
+  if (low > high) return;
+  const by = low > 0 ? low : high < 0 ? high : 0;
+  if (by) window.scrollBy({ top: by, behavior: 'instant' });
+}
+
+const harvest = () => run('harvest');
+const blossoms = () => run('blossoms');
+const finalScore = () => run('final');
+const advise = () => run('advice');
+const placement = () => run('placement', { field: state.selected });
+
+/** The marks of the last check go once something is changed (the next action checks again). */
+function unmark() {
+  if (!state.placed) return false;
   state.placed = null;
+  for (const el of boxes.root.querySelectorAll('.aj-side .field-error')) el.remove();
+  for (const el of boxes.root.querySelectorAll('.aj-side [aria-invalid]')) {
+    el.removeAttribute('aria-invalid');
+    el.removeAttribute('aria-describedby');
+  }
+  return true;
+}
+
+/** The orchard or the honey held changed: old answers no longer describe it. */
+function edited() {
+  latest(async () => null);
+  unmark();
+  state.view = null;
   state.redo = null;
+  state.last = null;
+  me().final = null;
   save();
   renderOrchard();
   renderResults();
   const summary = document.getElementById('aj-editor-summary');
-  if (summary) summary.textContent = describeTile(state.tiles[state.selected]);
+  if (summary) summary.textContent = describeTile(me().tiles[state.selected]);
 }
+
+/** The tile in hand changed: a list of placements for the old one goes. */
+function takenEdited() {
+  const marked = unmark();
+  if (state.view?.kind === 'advice') {
+    latest(async () => null);
+    Object.assign(state, { view: null, redo: null, last: null });
+  }
+  if (marked || !state.view) {
+    renderOrchard();
+    renderResults();
+  }
+  save();
+}
+
+// -- Players ----------------------------------------------------------------------------------
+
+function switchPlayer(k) {
+  if (k === state.current) return;
+  latest(async () => null);
+  Object.assign(state, { current: k, selected: null, hex: null, view: null, placed: null, redo: null, last: null });
+  save();
+  render();
+}
+
+function addPlayer() {
+  if (state.players.length >= MAX_PLAYERS) return;
+  state.players.push(newPlayer());
+  switchPlayer(state.players.length - 1);
+  document.getElementById('aj-name')?.focus();
+}
+
+function removePlayer() {
+  if (state.players.length < 2 || !window.confirm(t('aj.confirmRemove', { name: playerName(state.current) }))) return;
+  state.players.splice(state.current, 1);
+  const next = Math.min(state.current, state.players.length - 1);
+  state.current = -1;
+  switchPlayer(next);
+  document.getElementById(`aj-player-${next}`)?.focus();
+}
+
+function clearOrchard() {
+  if (Object.keys(me().tiles).length && !window.confirm(t('aj.confirmClear', { name: playerName(state.current) }))) return;
+  me().tiles = {};
+  state.selected = null;
+  edited();
+  renderEditor();
+}
+
+function playersBar() {
+  return h('div', { class: 'aj-players', testid: 'aj-players' },
+    h('div', { class: 'row', role: 'group', 'aria-label': t('aj.players') },
+      state.players.map((p, k) => h('button', {
+        type: 'button', class: 'secondary', id: `aj-player-${k}`, testid: `aj-player-${k}`,
+        'aria-pressed': String(k === state.current), onclick: () => switchPlayer(k),
+      }, playerName(k))),
+      state.players.length < MAX_PLAYERS
+        ? h('button', { type: 'button', class: 'secondary', id: 'aj-add-player', testid: 'aj-add-player', onclick: addPlayer }, t('aj.addPlayer'))
+        : null),
+    h('div', { class: 'row end' },
+      h('span', { class: 'field' }, h('label', { for: 'aj-name' }, t('aj.name')),
+        h('input', {
+          id: 'aj-name', testid: 'aj-name', type: 'text', maxlength: 30, autocomplete: 'off', value: me().name,
+          placeholder: t('aj.playerN', { n: state.current + 1 }),
+          oninput: (e) => { // never re-rendered while typing (a Japanese IME would lose its text)
+            me().name = e.target.value;
+            save();
+            const button = document.getElementById(`aj-player-${state.current}`);
+            if (button) button.textContent = playerName(state.current);
+            if (state.view?.kind === 'final') renderResults();
+          },
+        })),
+      state.players.length > 1
+        ? h('button', { type: 'button', class: 'secondary small', id: 'aj-remove-player', testid: 'aj-remove-player', onclick: removePlayer }, t('aj.removePlayer'))
+        : null));
+}
+
+// -- The orchard and the tile editor ----------------------------------------------------------
 
 function shownAreas() {
   const view = state.view;
@@ -109,131 +492,154 @@ function shownAreas() {
   }
   const harvests = view?.kind === 'harvest' ? view.data.harvests : view?.kind === 'final' ? view.data.final_harvest : null;
   const areaOf = new Map();
-  const chosen = harvests?.[state.shown];
-  chosen?.areas.forEach((area, k) => area.fields.forEach((f) => areaOf.set(f, k)));
+  harvests?.[state.shown]?.areas.forEach((area, k) => area.fields.forEach((f) => areaOf.set(f, k)));
   return areaOf;
 }
 
+const fieldSlots = () => Object.keys(state.placed?.bySlot || {}).filter((k) => k.startsWith('field-')).map((k) => Number(k.slice(6)));
+
+function pickField(field) {
+  state.selected = field;
+  state.hex = field;
+  built = {};
+  render();
+  whenShown(built.title, (title) => {
+    title.focus({ preventScroll: true });
+    const top = boxes.editor.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.6) boxes.editor.scrollIntoView({ block: 'start', behavior: 'instant' });
+  });
+}
+
 function renderOrchard() {
-  const errorFields = new Set(Object.keys(state.placed?.bySlot || {}).filter((k) => k.startsWith('field-')).map((k) => Number(k.slice(6))));
+  const errorFields = new Set(fieldSlots());
   rerender(boxes.orchard, [
     orchardSvg({
-      tiles: state.tiles, selected: state.selected, areaOf: shownAreas(), errorFields,
-      onPick: (field) => {
-        state.selected = field;
-        render();
-        const title = document.getElementById('aj-editor-title');
-        title?.focus({ preventScroll: true });
-        title?.scrollIntoView({ block: 'nearest' });
-      },
+      tiles: me().tiles, selected: state.selected, areaOf: shownAreas(), errorFields, focusable: state.hex,
+      onPick: pickField, onFocusHex: (field) => { state.hex = field; },
     }),
-    errorFields.size ? h('ul', { class: 'field-error', role: 'alert', testid: 'aj-field-errors' }, [...errorFields].map((f) =>
-      state.placed.bySlot[`field-${f}`].map((reason) => h('li', null, `${t('aj.fieldN', { n: f })}: ${reason}`)))) : null,
+    built['aj-field-errors'] = errorFields.size ? h('ul', { class: 'field-error', id: 'aj-field-errors', testid: 'aj-field-errors' },
+      [...errorFields].sort((a, b) => a - b).flatMap((f) => state.placed.bySlot[`field-${f}`].map((reason) => h('li', null, reason)))) : null,
   ]);
 }
 
-function numberField(id, label, value, min, max, onValue) {
-  return h('span', { class: 'field' },
-    h('label', { for: id }, label),
-    h('input', { id, testid: id, type: 'number', inputmode: 'numeric', min, max, class: 'num-input', value: value ?? '',
-      oninput: (e) => { onValue(toInt(e.target.value)); edited(); } }));
+/** The reasons for one slot, next to its boxes (the boxes point at it). */
+function slotError(slot, id) {
+  const reasons = [...new Set(state.placed?.bySlot?.[slot] || [])];
+  if (!reasons.length) return null;
+  built[id] = h('div', { class: 'field-error', role: 'alert', id, testid: id },
+    reasons.length === 1 ? reasons[0] : h('ul', null, reasons.map((r) => h('li', null, r))));
+  return built[id];
+}
+
+/** A number box; `box` names it for the errors, `errorId` is where its reason is shown. */
+function numberBox(id, box, errorId, value, [min, max], onValue, placeholder) {
+  const bad = state.placed?.boxes.has(box);
+  return h('input', {
+    id, testid: id, type: 'number', inputmode: 'numeric', min, max, class: 'num-input', value: value ?? '', placeholder,
+    'aria-invalid': bad ? 'true' : null, 'aria-describedby': bad ? errorId : null,
+    oninput: (e) => onValue(readNumber(e.target)),
+  });
+}
+
+function labelled(id, text, input) {
+  return h('span', { class: 'field' }, h('label', { for: id }, text), input);
+}
+
+/** A radio button or checkbox inside its label: the whole label is the tap target. */
+function choice(type, name, id, checked, text, onchange, extra = {}) {
+  return h('label', { class: 'aj-choice', for: id },
+    h('input', { type, name, id, testid: id, checked, onchange, ...extra }), h('span', null, text));
 }
 
 /** A tree tile's apples per variety: inputs `<prefix>-<variety>` that set `tile.apples`. */
-function appleInputs(prefix, tile, changed) {
+function appleInputs(prefix, boxPrefix, errorId, tile, changed) {
   return h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
     h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
-      h('label', { for: `${prefix}-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), t(`aj.variety.${v}`)),
-      h('input', { id: `${prefix}-${v}`, testid: `${prefix}-${v}`, type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
-        value: tile.apples[v] || '', placeholder: '0', oninput: (e) => { tile.apples[v] = toInt(e.target.value) ?? 0; changed(); } })))));
+      h('label', { for: `${prefix}-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), varietyName(v)),
+      numberBox(`${prefix}-${v}`, `${boxPrefix}.apples.${v}`, errorId, tile.apples[v] || null, RANGE.apples,
+        (n) => { tile.apples[v] = n ?? 0; changed(); }, '0')))));
 }
 
 /** A tree tile's beehive edges: checkboxes `<prefix>-<edge>` that set `tile.beehives` (in EDGES order). */
-function edgeChecks(prefix, legend, tile, changed) {
-  return h('fieldset', { class: 'plain' }, h('legend', null, legend),
-    h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => h('span', { class: 'choice-item' },
-      h('input', { type: 'checkbox', id: `${prefix}-${edge}`, testid: `${prefix}-${edge}`, checked: tile.beehives.includes(edge),
-        onchange: (e) => {
-          tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x)));
-          changed();
-        } }),
-      h('label', { for: `${prefix}-${edge}` }, t(`aj.edge.${edge}`))))));
+function edgeChecks(prefix, box, errorId, legend, tile, changed) {
+  const bad = state.placed?.boxes.has(box);
+  return h('fieldset', { class: 'plain', 'aria-invalid': bad ? 'true' : null, 'aria-describedby': bad ? errorId : null },
+    h('legend', null, legend),
+    h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => choice('checkbox', null, `${prefix}-${edge}`,
+      tile.beehives.includes(edge), t(`aj.edge.${edge}`), (e) => {
+        tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x)));
+        changed();
+      }))));
 }
 
 function editor() {
   const field = state.selected;
   if (!field) return h('p', { class: 'hint' }, t('aj.pickField'));
-  const tile = state.tiles[field];
+  const tile = me().tiles[field];
   const kind = tile ? (tile.pasture ? 'pasture' : 'tree') : 'empty';
+  const err = 'aj-editor-error';
   const setKind = (value) => {
-    if (value === 'empty') delete state.tiles[field];
-    else if (value === 'pasture') state.tiles[field] = { ...newTree(), pasture: true };
-    else state.tiles[field] = newTree();
+    if (value === 'empty') delete me().tiles[field];
+    else if (value === 'pasture') me().tiles[field] = { ...newTree(), pasture: true };
+    else me().tiles[field] = newTree();
     edited();
     renderEditor();
   };
   return h('div', { class: 'card-box editor', testid: 'aj-editor' },
-    h('h3', { id: 'aj-editor-title', tabindex: -1 }, t('aj.fieldN', { n: field }), ' ', h('small', { id: 'aj-editor-summary' }, describeTile(tile))),
+    built.title = h('h3', { id: 'aj-editor-title', tabindex: -1 }, t('aj.fieldN', { n: field }), ' ', h('small', { id: 'aj-editor-summary' }, describeTile(tile))),
+    slotError(`field-${field}`, err),
     h('fieldset', { class: 'choice', testid: 'aj-kind' }, h('legend', null, t('aj.kind')),
-      ['empty', 'tree', 'pasture'].map((value) => h('span', { class: 'choice-item' },
-        h('input', { type: 'radio', name: 'aj-kind', id: `aj-kind-${value}`, testid: `aj-kind-${value}`, checked: kind === value, onchange: () => setKind(value) }),
-        h('label', { for: `aj-kind-${value}` }, t(`aj.kind.${value}`))))),
+      ['empty', 'tree', 'pasture'].map((value) => choice('radio', 'aj-kind', `aj-kind-${value}`, kind === value, t(`aj.kind.${value}`), () => setKind(value)))),
     kind === 'tree' ? [
-      appleInputs('aj-apples', tile, edited),
+      appleInputs('aj-apples', `f${field}`, err, tile, edited),
       h('div', { class: 'row' },
-        numberField('aj-blossoms', t('aj.blossoms'), tile.blossoms || '', 0, 10, (n) => { tile.blossoms = n ?? 0; }),
-        numberField('aj-price', t('aj.price'), tile.price, 0, 10, (n) => { tile.price = n; })),
-      edgeChecks('aj-hive', t('aj.beehiveEdges'), tile, edited),
+        labelled('aj-blossoms', t('aj.blossoms'), numberBox('aj-blossoms', `f${field}.blossoms`, err, tile.blossoms || null, RANGE.blossoms,
+          (n) => { tile.blossoms = n ?? 0; edited(); }, '0')),
+        labelled('aj-price', t('aj.price'), numberBox('aj-price', `f${field}.price`, err, tile.price, RANGE.price,
+          (n) => { tile.price = n; edited(); }))),
+      edgeChecks('aj-hive', `f${field}.beehives`, err, t('aj.beehiveEdges'), tile, edited),
     ] : null,
-    fieldError(state.placed, `field-${field}`, 'aj-editor-error'),
     h('div', { class: 'row' },
-      tile ? h('button', { type: 'button', class: 'secondary small', id: 'aj-placement-go', testid: 'aj-placement-go', onclick: placement }, t('aj.placement')) : null,
-      h('button', { type: 'button', class: 'secondary small', testid: 'aj-editor-close', onclick: () => { state.selected = null; render(); document.getElementById(`aj-field-${field}`)?.focus(); } }, t('aj.done'))),
-    fieldError(state.placed, 'placement', 'aj-placement-error'),
-    state.view?.kind === 'placement' ? placementView(state.view.data) : null);
+      tile ? h('button', { type: 'button', class: 'secondary', id: 'aj-placement-go', testid: 'aj-placement-go', onclick: placement }, t('aj.placement')) : null,
+      h('button', {
+        type: 'button', class: 'secondary', id: 'aj-editor-close', testid: 'aj-editor-close',
+        onclick: () => { state.selected = null; render(); document.getElementById(`aj-field-${field}`)?.focus(); },
+      }, t('aj.done'))));
 }
 
-function placementView(data) {
-  return h('div', { class: 'result', 'aria-live': 'polite', testid: 'aj-placement-result' },
-    h('p', { class: 'big' }, t('aj.honeyChange', { honey: data.honey >= 0 ? `+${data.honey}` : String(data.honey) })),
-    h('ul', null, data.connections.map((c) => h('li', null, c.explanation))),
-    h('p', { class: 'explanation' }, data.explanation));
-}
+// -- The actions ---------------------------------------------------------------------------------
 
 function varietySelect(id, value, allowNone, onValue) {
-  return h('select', { id, testid: id, value, onchange: (e) => onValue(e.target.value) },
+  return h('select', { id, testid: id, value, onchange: (e) => { onValue(e.target.value); save(); } },
     allowNone ? h('option', { value: '' }, t('aj.none')) : null,
-    VARIETIES.map((v) => h('option', { value: v }, t(`aj.variety.${v}`))));
+    VARIETIES.map((v) => h('option', { value: v }, varietyName(v))));
 }
 
 function actions() {
+  const supplyBox = (errorId) => numberBox('aj-supply', 'supply', errorId, me().supply, RANGE.supply, (n) => {
+    me().supply = n;
+    edited();
+  });
   return h('div', { class: 'actions' },
     h('form', { class: 'card-box', testid: 'aj-harvest-form', onsubmit: (e) => { e.preventDefault(); harvest(); } },
       h('h3', null, t('aj.harvest')),
       h('div', { class: 'row' },
-        h('span', { class: 'field' }, h('label', { for: 'aj-variety' }, t('aj.variety')), varietySelect('aj-variety', state.first, false, (v) => { state.first = v; })),
-        h('span', { class: 'field' }, h('label', { for: 'aj-variety2' }, t('aj.variety2')), varietySelect('aj-variety2', state.second, true, (v) => { state.second = v; }))),
+        labelled('aj-variety', t('aj.variety'), varietySelect('aj-variety', state.first, false, (v) => { state.first = v; })),
+        labelled('aj-variety2', t('aj.variety2'), varietySelect('aj-variety2', state.second, true, (v) => { state.second = v; }))),
       h('fieldset', { class: 'choice' }, h('legend', null, t('aj.die')),
-        [1, 2, 3].map((d) => h('span', { class: 'choice-item' },
-          h('input', { type: 'radio', name: 'aj-die', id: `aj-die-${d}`, testid: `aj-die-${d}`, checked: state.die === d, onchange: () => { state.die = d; } }),
-          h('label', { for: `aj-die-${d}` }, String(d))))),
-      fieldError(state.placed, 'harvest', 'aj-harvest-error'),
+        [1, 2, 3].map((d) => choice('radio', 'aj-die', `aj-die-${d}`, state.die === d, String(d), () => { state.die = d; save(); }))),
+      slotError('harvest', 'aj-harvest-error'),
       h('button', { type: 'submit', id: 'aj-harvest-go', testid: 'aj-harvest-go' }, t('aj.harvestGo'))),
     h('form', { class: 'card-box', testid: 'aj-blossoms-form', onsubmit: (e) => { e.preventDefault(); blossoms(); } },
       h('h3', null, t('aj.blossomScoring')),
       h('fieldset', { class: 'choice' }, h('legend', null, t('aj.times')),
-        [1, 2].map((n) => h('span', { class: 'choice-item' },
-          h('input', { type: 'radio', name: 'aj-times', id: `aj-times-${n}`, testid: `aj-times-${n}`, checked: state.times === n, onchange: () => { state.times = n; } }),
-          h('label', { for: `aj-times-${n}` }, t(`aj.times${n}`))))),
-      fieldError(state.placed, 'blossoms', 'aj-blossoms-error'),
+        [1, 2].map((n) => choice('radio', 'aj-times', `aj-times-${n}`, state.times === n, t(`aj.times${n}`), () => { state.times = n; save(); }))),
+      slotError('blossoms', 'aj-blossoms-error'),
       h('button', { type: 'submit', id: 'aj-blossoms-go', testid: 'aj-blossoms-go' }, t('aj.blossomsGo'))),
     h('form', { class: 'card-box', testid: 'aj-final-form', onsubmit: (e) => { e.preventDefault(); finalScore(); } },
       h('h3', null, t('aj.final')),
-      h('div', { class: 'row' },
-        h('label', { for: 'aj-supply' }, t('aj.supply')),
-        h('input', { id: 'aj-supply', testid: 'aj-supply', type: 'number', inputmode: 'numeric', min: 0, max: 10000, class: 'num-input',
-          value: state.supply ?? '', oninput: (e) => { state.supply = toInt(e.target.value); } })),
-      fieldError(state.placed, 'final', 'aj-final-error'),
+      h('div', { class: 'row' }, labelled('aj-supply', t('aj.supply'), supplyBox('aj-final-error'))),
+      slotError('final', 'aj-final-error'),
       h('button', { type: 'submit', id: 'aj-final-go', testid: 'aj-final-go' }, t('aj.finalGo'))),
     adviceForm());
 }
@@ -241,33 +647,55 @@ function actions() {
 /** どこに置く？: the tile in hand as printed (beehives before turning it), and the honey held. */
 function adviceForm() {
   const tile = state.taken;
+  const err = 'aj-advice-error';
   return h('form', { class: 'card-box', testid: 'aj-advice-form', onsubmit: (e) => { e.preventDefault(); advise(); } },
     h('h3', null, t('aj.advice')),
     h('p', { class: 'hint' }, t('aj.adviceHint')),
-    appleInputs('aj-taken-apples', tile, () => {}),
+    appleInputs('aj-taken-apples', 'taken', err, tile, takenEdited),
     h('div', { class: 'row' },
-      h('span', { class: 'field' }, h('label', { for: 'aj-taken-blossoms' }, t('aj.blossoms')),
-        h('input', { id: 'aj-taken-blossoms', testid: 'aj-taken-blossoms', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
-          value: tile.blossoms || '', oninput: (e) => { tile.blossoms = toInt(e.target.value) ?? 0; } })),
-      h('span', { class: 'field' }, h('label', { for: 'aj-taken-price' }, t('aj.price')),
-        h('input', { id: 'aj-taken-price', testid: 'aj-taken-price', type: 'number', inputmode: 'numeric', min: 0, max: 10, class: 'num-input',
-          value: tile.price ?? '', oninput: (e) => { tile.price = toInt(e.target.value); } }))),
-    edgeChecks('aj-taken-hive', t('aj.printedEdges'), tile, () => {}),
+      labelled('aj-taken-blossoms', t('aj.blossoms'), numberBox('aj-taken-blossoms', 'taken.blossoms', err, tile.blossoms || null, RANGE.blossoms,
+        (n) => { tile.blossoms = n ?? 0; takenEdited(); }, '0')),
+      labelled('aj-taken-price', t('aj.price'), numberBox('aj-taken-price', 'taken.price', err, tile.price, RANGE.price,
+        (n) => { tile.price = n; takenEdited(); }))),
+    edgeChecks('aj-taken-hive', 'taken.beehives', err, t('aj.printedEdges'), tile, takenEdited),
     h('p', { class: 'hint' }, t('aj.adviceSupply')),
-    fieldError(state.placed, 'advice', 'aj-advice-error'),
+    slotError('advice', err),
     h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo')));
+}
+
+// -- Answers ---------------------------------------------------------------------------------------
+
+function placementView(data, field) {
+  return h('div', { class: 'card-box result', testid: 'aj-placement-result' },
+    field ? h('h3', null, t('aj.placementOf', { n: field })) : null,
+    h('p', { class: 'big' }, t('aj.honeyChange', { honey: data.honey >= 0 ? `+${data.honey}` : String(data.honey) })),
+    h('ul', null, data.connections.map((c) => h('li', null, c.explanation))),
+    h('p', { class: 'explanation' }, data.explanation));
 }
 
 function resultView() {
   const view = state.view;
-  if (!view || view.kind === 'placement') return null;
+  if (!view) return null;
+  if (view.kind === 'placement') return placementView(view.data, view.placing);
   return resultCard(view.kind, view.data, 'aj', true);
+}
+
+/** The players' ranking that opens the final result. */
+function rankingBlock() {
+  const missing = unscored();
+  return h('div', { class: 'aj-ranking' },
+    h('h3', null, t('aj.ranking')),
+    rankingStrip(ranking(), 'aj-ranking'),
+    missing.length && state.players.length > 1
+      ? h('p', { class: 'hint', testid: 'aj-ranking-missing' }, t('aj.rankingMissing', { names: missing.join(t('aj.separator')) }))
+      : null);
 }
 
 /**
  * The result card of an Applejack answer: `kind` is harvest, blossoms, final or advice;
  * `prefix` starts the test ids; `interactive` adds the buttons that colour a variety's
- * areas on this panel's orchard (the chat shows the same cards without them).
+ * areas on this panel's orchard and the players' ranking (the chat shows the same cards
+ * without them).
  */
 export function resultCard(kind, data, prefix = 'aj', interactive = false) {
   if (kind === 'advice') return adviceView(data, prefix);
@@ -277,18 +705,19 @@ export function resultCard(kind, data, prefix = 'aj', interactive = false) {
   }
   if (kind === 'harvest') {
     return h('div', { class: 'card-box result', testid: `${prefix}-harvest-result` },
-      h('p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: `${prefix}-harvest-honey` }, String(data.honey))),
+      h(interactive ? 'h3' : 'p', { class: 'big' }, `${t('aj.honey')} +`, h('strong', { testid: `${prefix}-harvest-honey` }, String(data.honey))),
       harvestList(data.harvests, prefix, interactive),
       h('p', { class: 'explanation' }, data.explanation));
   }
   const rows = [
     ['crop', data.crop], ['crop_doubled', data.crop_doubled],
-    ['variety_bonus', data.variety_bonus, data.profitable_varieties.join(', ') || t('aj.none')],
+    ['variety_bonus', data.variety_bonus, data.profitable_varieties.join(t('aj.separator')) || t('aj.none')],
     ['blossoms', data.blossoms], ['supply', data.supply],
   ];
   return h('div', { class: 'card-box result', testid: `${prefix}-final-result` },
+    interactive ? rankingBlock() : null,
     h('table', { class: 'score-table', testid: `${prefix}-final-breakdown` },
-      h('caption', null, t('aj.finalBreakdown')),
+      h('caption', null, interactive ? t('aj.finalBreakdownOf', { name: playerName(state.current) }) : t('aj.finalBreakdown')),
       h('tbody', null, rows.map(([key, value, note]) => h('tr', { testid: `${prefix}-final-${key}` },
         h('th', { scope: 'row' }, t(`aj.final.${key}`), note ? h('small', null, ` (${note})`) : null), h('td', { class: 'num' }, String(value))))),
       h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('aj.final.total')), h('td', { class: 'num total', testid: `${prefix}-final-total` }, String(data.total))))),
@@ -311,8 +740,10 @@ function adviceView(data, prefix) {
 function harvestList(harvests, prefix, interactive) {
   return harvests.map((harvest, k) => h('div', { class: 'harvest' },
     h('h4', null, interactive && harvests.length > 1
-      ? h('button', { type: 'button', class: 'small secondary', 'aria-pressed': String(state.shown === k), testid: `${prefix}-show-${k}`,
-        onclick: () => { state.shown = k; renderOrchard(); renderResults(); } }, t('aj.showAreas', { variety: harvest.variety }))
+      ? h('button', {
+        type: 'button', class: 'small secondary', id: `${prefix}-show-${k}`, 'aria-pressed': String(state.shown === k), testid: `${prefix}-show-${k}`,
+        onclick: () => { state.shown = k; renderOrchard(); renderResults(); },
+      }, t('aj.showAreas', { variety: harvest.variety }))
       : null,
     ' ', h('span', { class: `apple-dot v-${varietyOf(harvest.variety)}`, 'aria-hidden': 'true' }), harvest.explanation),
     h('ul', { class: 'areas' }, harvest.areas.map((area, i) => h('li', { testid: `${prefix}-area-${k}-${i}` },
@@ -320,8 +751,13 @@ function harvestList(harvests, prefix, interactive) {
       area.explanation)))));
 }
 
+// -- Rendering ---------------------------------------------------------------------------------------
+
 function renderResults() {
-  rerender(boxes.results, [errorBox(state.placed, 'aj-error'), resultView()]);
+  const unplaced = state.placed && !Object.keys(state.placed.bySlot).length ? state.placed : null; // e.g. offline
+  built.errorBox = errorBox(unplaced, 'aj-error');
+  built.result = resultView();
+  rerender(boxes.results, [built.errorBox, built.result]);
 }
 function renderEditor() { rerender(boxes.editor, editor()); }
 
@@ -329,6 +765,7 @@ export function render(focusFallback) {
   if (!boxes.root) return;
   boxes.title.textContent = t('aj.title');
   boxes.intro.textContent = t('aj.intro');
+  rerender(boxes.players, playersBar());
   renderOrchard();
   renderEditor();
   rerender(boxes.actions, actions(), focusFallback);
@@ -340,17 +777,23 @@ export function render(focusFallback) {
 export function refresh() { if (state.redo) state.redo(); }
 
 export function mount(panel) {
-  load();
+  const saved = cleanState(kept(GAME, legacy));
+  if (saved) {
+    apply(saved);
+    save(); // a save from before versions is read once
+  }
   boxes.root = panel;
   boxes.title = h('h2');
   boxes.intro = h('p', { class: 'hint' });
+  boxes.players = h('div');
   boxes.orchard = h('div', { class: 'orchard-box' });
+  boxes.board = h('div', { class: 'aj-board' }, boxes.orchard);
   boxes.editor = h('div', { class: 'editor-box' });
   boxes.actions = h('div');
   boxes.results = h('section', { class: 'results', 'aria-live': 'polite', testid: 'aj-results' });
-  boxes.clear = h('button', { type: 'button', class: 'secondary small', testid: 'aj-clear',
-    onclick: () => { state.tiles = {}; state.selected = null; edited(); renderEditor(); } });
-  panel.replaceChildren(boxes.title, boxes.intro,
-    h('div', { class: 'aj-layout' }, h('div', null, boxes.orchard, boxes.clear, boxes.editor), h('div', null, boxes.actions, boxes.results)));
+  boxes.clear = h('button', { type: 'button', class: 'secondary', testid: 'aj-clear', onclick: clearOrchard });
+  panel.replaceChildren(boxes.title, boxes.intro, boxes.players,
+    h('div', { class: 'aj-layout' }, boxes.board, h('div', { class: 'aj-side' }, boxes.editor, boxes.results, boxes.actions, boxes.clear)));
   render();
+  if (state.last) run(state.last, { quiet: true });
 }

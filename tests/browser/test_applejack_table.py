@@ -1,0 +1,571 @@
+"""Applejack at the table: answers in view, no tap lost, messages that name the box,
+nothing lost on a reload or in a shared link, targets big enough and text readable."""
+
+import base64
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_applejack_form import build_small_orchard, set_tree
+
+DESKTOP = {"width": 1280, "height": 800}
+RAW_WORDS = re.compile(r"orchard\.\w|tiles\[|\bnull\b|\btrue\b|\bfalse\b|\[\]|\bundefined\b|\bNaN\b")
+
+
+@pytest.fixture
+def desktop(browser, base_url):
+    """A fresh 1280x800 page of its own (new storage); a script error fails the test."""
+    context = browser.new_context(viewport=DESKTOP, base_url=base_url, locale="ja-JP", service_workers="block")
+    problems: list[str] = []
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    yield tab
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def screen(request):
+    """The phone page (375x812) or the desktop page (1280x800)."""
+    return request.getfixturevalue("page" if request.param == "phone" else "desktop")
+
+
+def open_applejack(tab, url="/#applejack"):
+    tab.goto(url)
+    tab.wait_for_selector("body[data-ready='true']")
+    tab.get_by_test_id("panel-applejack").wait_for(state="visible")
+
+
+def in_view(tab, testid):
+    """The element starts inside the viewport (its top part at least is visible)."""
+    box = tab.get_by_test_id(testid).bounding_box()
+    height = tab.viewport_size["height"]
+    assert box is not None and -1 <= box["y"] <= height - min(box["height"], 100), (testid, box, height)
+    return box
+
+
+def wait_for_focus_in(tab, testid):
+    tab.wait_for_function(
+        "id => document.querySelector(`[data-testid='${id}']`)?.contains(document.activeElement)", arg=testid
+    )
+
+
+# -- 1. Answers in view ---------------------------------------------------------------------
+
+
+def test_every_answer_comes_into_view_with_the_focus_and_closes_the_editor(screen):
+    tab = screen
+    open_applejack(tab)
+    build_small_orchard(tab)
+    tab.get_by_test_id("aj-supply").fill("5")
+    for action, result, shown in [
+        ("harvest", "aj-harvest-result", "3"),
+        ("blossoms", "aj-blossoms-result", "1"),
+        ("final", "aj-final-result", "8"),
+        ("advice", "aj-advice-result", None),
+    ]:
+        tab.get_by_test_id("aj-field-12").click()
+        expect(tab.get_by_test_id("aj-editor")).to_be_visible()
+        tab.get_by_test_id(f"aj-{action}-go").click()
+        expect(tab.get_by_test_id(result)).to_be_visible()
+        expect(tab.get_by_test_id("aj-editor")).to_have_count(0)  # the editor closed
+        wait_for_focus_in(tab, result)
+        in_view(tab, result)
+        if action in ("harvest", "blossoms"):
+            expect(tab.get_by_test_id(f"aj-{action}-honey")).to_have_text(shown)
+        if action == "final":
+            expect(tab.get_by_test_id("aj-final-total")).to_have_text(shown)
+        if action in ("harvest", "advice"):  # the areas (or the places) marked on the orchard are in view too
+            best = (
+                re.search(r"畑(\d+)", tab.get_by_test_id("aj-advice-option-0").inner_text())
+                if action == "advice"
+                else None
+            )
+            marked = f"aj-field-{best.group(1)}" if best else "aj-field-9"
+            expect(tab.get_by_test_id(marked)).to_have_class(re.compile(r"\bhl\b"))
+            box = tab.get_by_test_id(marked).locator("polygon").evaluate("e => e.getBoundingClientRect().toJSON()")
+            assert 0 <= box["y"] and box["y"] + box["height"] <= tab.viewport_size["height"], (action, box)
+
+    tab.get_by_test_id("aj-field-10").click()
+    tab.get_by_test_id("aj-placement-go").click()
+    expect(tab.get_by_test_id("aj-placement-result")).to_contain_text("ハチミツ +0")
+    expect(tab.get_by_test_id("aj-editor")).to_have_count(0)
+    wait_for_focus_in(tab, "aj-placement-result")
+    in_view(tab, "aj-placement-result")
+
+
+def test_the_final_result_opens_with_the_players_ranking(page):
+    open_applejack(page)
+    page.get_by_test_id("aj-name").fill("ハナコ")
+    build_small_orchard(page)
+    page.get_by_test_id("aj-supply").fill("5")
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("8")
+    expect(page.get_by_test_id("aj-ranking-0")).to_have_text("ハナコ8")  # solo so far: no ★
+
+    page.get_by_test_id("aj-add-player").click()
+    expect(page.get_by_test_id("aj-name")).to_be_focused()
+    page.get_by_test_id("aj-name").fill("タロウ")
+    expect(page.get_by_test_id("aj-player-1")).to_have_text("タロウ")
+    set_tree(page, 10, {"red": 5})
+    page.get_by_test_id("aj-supply").fill("2")
+    page.get_by_test_id("aj-final-go").click()
+    # red 5 at die 3 -> 2, doubled 4; no bonus, no blossoms; supply 2 -> 6
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("6")
+    first = page.get_by_test_id("aj-final-result").locator("> *").first
+    expect(first.get_by_test_id("aj-ranking")).to_be_visible()  # the ranking comes first
+    expect(page.get_by_test_id("aj-ranking-0")).to_have_text("★ハナコ8")
+    expect(page.get_by_test_id("aj-ranking-1")).to_have_text("タロウ6")
+    expect(page.get_by_test_id("aj-final-breakdown").locator("caption")).to_have_text("タロウの最終得点の内訳")
+
+    page.get_by_test_id("applejack-share-copy").click()
+    expect(page.get_by_test_id("applejack-share-text")).to_have_value(
+        "アップルジャックの最終得点\nハナコ: 8\nタロウ: 6\n勝ち: ハナコ"
+    )
+    page.get_by_test_id("lang-en").click()
+    page.get_by_test_id("applejack-share-copy").click()
+    expect(page.get_by_test_id("applejack-share-text")).to_have_value(
+        "Applejack final scores\nハナコ: 8\nタロウ: 6\nWinner: ハナコ"
+    )
+
+    set_tree(page, 11, {"red": 1})  # タロウ's orchard changed: his score is gone until scored again
+    page.get_by_test_id("applejack-share-copy").click()
+    expect(page.get_by_test_id("applejack-share-text")).to_have_value(
+        "Applejack final scores\nハナコ: 8\nNot scored yet: タロウ"
+    )
+
+
+def test_the_editor_sits_beside_the_orchard_on_a_wide_screen_and_below_it_on_a_phone(page, desktop):
+    for tab, beside in ((desktop, True), (page, False)):
+        open_applejack(tab)
+        tab.get_by_test_id("aj-field-10").click()
+        expect(tab.locator("#aj-editor-title")).to_be_focused()
+        orchard = tab.get_by_test_id("aj-orchard").bounding_box()
+        editor = tab.get_by_test_id("aj-editor").bounding_box()
+        if beside:
+            assert editor["x"] >= orchard["x"] + orchard["width"], (orchard, editor)
+            assert editor["y"] < orchard["y"] + orchard["height"], (orchard, editor)
+            assert (
+                tab.get_by_test_id("aj-orchard").evaluate("el => getComputedStyle(el.closest('.aj-layout')).display")
+                == "grid"
+            )
+        else:
+            assert editor["y"] >= orchard["y"] + orchard["height"] - 1, (orchard, editor)
+
+
+def test_arrow_keys_move_between_the_hexes(page):
+    open_applejack(page)
+    assert page.locator("[data-testid='aj-orchard'] [tabindex='0']").count() == 1  # one Tab stop
+    page.get_by_test_id("aj-field-10").focus()
+    for key, field in [
+        ("ArrowRight", 11),
+        ("ArrowLeft", 10),
+        ("ArrowLeft", 9),
+        ("ArrowRight", 10),
+        ("ArrowUp", 6),  # the nearest hexes above 10 are 5 and 6: up takes the right one
+        ("ArrowDown", 10),  # ... and down the left one, so up then down comes back
+        ("ArrowDown", 14),
+        ("Home", 13),
+        ("End", 16),
+        ("ArrowDown", 19),
+        ("ArrowDown", 19),  # the edge: stays
+        ("ArrowUp", 16),
+        ("ArrowUp", 12),
+        ("ArrowRight", 12),
+    ]:
+        page.keyboard.press(key)
+        expect(page.get_by_test_id(f"aj-field-{field}")).to_be_focused()
+    assert page.get_by_test_id("aj-field-12").get_attribute("tabindex") == "0"
+    assert page.locator("[data-testid='aj-orchard'] [tabindex='0']").count() == 1
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("畑12")
+    # a hex button is named by its label alone: what it draws lies outside it, hidden from screen readers
+    assert page.locator("[data-testid='aj-orchard'] [role='button'] text").count() == 0
+
+
+def test_emptying_the_orchard_or_removing_a_player_asks_first(page, open_game):
+    open_game("applejack")
+    set_tree(page, 9, {"red": 2})
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_test_id("aj-clear").click()
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑9: 赤2")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("aj-clear").click()
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑9: 空き")
+
+    page.get_by_test_id("aj-add-player").click()
+    page.get_by_test_id("aj-name").fill("タロウ")
+    messages = []
+    page.once("dialog", lambda dialog: (messages.append(dialog.message), dialog.accept()))
+    page.get_by_test_id("aj-remove-player").click()
+    expect(page.get_by_test_id("aj-player-1")).to_have_count(0)
+    expect(page.get_by_test_id("aj-player-0")).to_have_attribute("aria-pressed", "true")
+    assert messages == ["タロウの果樹園を消して、プレイヤーを削除しますか？"]
+
+
+# -- 2. Never lose a tap ----------------------------------------------------------------------
+
+
+def test_a_tap_is_not_lost_when_an_answer_arrives_while_the_finger_is_down(screen):
+    tab = screen
+    open_applejack(tab)
+    build_small_orchard(tab)
+    tab.get_by_test_id("aj-editor-close").click()
+    tab.get_by_test_id("aj-supply").fill("5")
+    held = []
+    tab.route("**/api/v1/applejack/harvest*", lambda route: held.append(route))
+    tab.get_by_test_id("aj-harvest-go").click()
+    for _ in range(100):
+        if held:
+            break
+        tab.wait_for_timeout(20)
+    assert held, "the harvest request was sent"
+
+    final = tab.get_by_test_id("aj-final-go")
+    final.scroll_into_view_if_needed()
+    box = final.bounding_box()
+    tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tab.mouse.down()
+    held[0].continue_()  # the harvest answer comes back (and would redraw the forms) mid-tap
+    tab.wait_for_timeout(400)
+    tab.mouse.up()
+
+    expect(tab.get_by_test_id("aj-final-total")).to_have_text("8")
+    wait_for_focus_in(tab, "aj-final-result")
+    in_view(tab, "aj-final-result")
+
+
+# -- 3. Messages for people ------------------------------------------------------------------
+
+
+def test_a_number_out_of_range_names_its_box_in_each_language(page, open_game):
+    open_game("applejack")
+    page.get_by_test_id("lang-en").click()
+    set_tree(page, 3, {"red": 25, "yellow": 1})
+    page.get_by_test_id("aj-apples-brown").fill("")  # blank means none
+    page.get_by_test_id("aj-harvest-go").click()
+
+    message = "Field 3, red apples: enter a whole number from 0 to 10."
+    expect(page.get_by_test_id("aj-editor-error")).to_have_text(message)
+    expect(page.get_by_test_id("aj-field-errors")).to_have_text(message)
+    expect(page.get_by_test_id("aj-apples-red")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("aj-apples-yellow")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("aj-field-3")).to_have_class(re.compile(r"\bhas-error\b"))
+    wait_for_focus_in(page, "aj-editor-error")
+    in_view(page, "aj-editor-error")
+    assert not RAW_WORDS.search(page.get_by_test_id("panel-applejack").inner_text())
+
+    page.get_by_test_id("lang-ja").click()  # the same check, in Japanese
+    expect(page.get_by_test_id("aj-editor-error")).to_have_text("畑3の赤のリンゴ: 0〜10の整数で入れてください。")
+
+    page.get_by_test_id("aj-apples-red").fill("2.5")
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-editor-error")).to_have_text("畑3の赤のリンゴ: 0〜10の整数で入れてください。")
+    page.get_by_test_id("aj-apples-red").fill("2")
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("1")
+
+
+def test_a_blank_honey_supply_is_asked_for_and_a_blank_apple_box_is_zero(page, open_game):
+    open_game("applejack")
+    set_tree(page, 9, {"red": 4})
+    page.get_by_test_id("aj-apples-yellow").fill("")
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-error")).to_have_text(
+        "手持ちのハチミツはいくつですか？ないときは0を入れてください。"
+    )
+    expect(page.get_by_test_id("aj-supply")).to_have_attribute("aria-invalid", "true")
+    wait_for_focus_in(page, "aj-final-error")
+    in_view(page, "aj-final-error")
+
+    page.get_by_test_id("aj-supply").fill("0")
+    expect(page.get_by_test_id("aj-final-error")).to_have_count(0)
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("2")  # (4 - 3) × 2
+
+    page.get_by_test_id("aj-taken-price").fill("")
+    page.get_by_test_id("aj-advice-go").click()
+    expect(page.get_by_test_id("aj-advice-error")).to_have_text("取ったタイルの価格（巣箱の数字）はいくつですか？")
+    expect(page.get_by_test_id("aj-taken-price")).to_have_attribute("aria-invalid", "true")
+
+
+def test_the_services_refusal_is_shown_at_the_box_with_its_name(page, open_game):
+    open_game("applejack")
+    page.get_by_test_id("lang-en").click()
+    set_tree(page, 3, {"red": 2})
+    set_tree(page, 7, {"red": 1})
+    refusal = {
+        "error": {
+            "code": "invalid_input",
+            "message": "The input is invalid; details lists each field and the reason.",
+            "details": {
+                "orchard.tiles[1].blossoms": ["Must be greater than or equal to 0 and less than or equal to 10."],
+                "die": ["Enter one of these numbers: 1, 2, 3."],
+            },
+        }
+    }
+    page.route(
+        "**/api/v1/applejack/harvest*",
+        lambda route: route.fulfill(status=400, content_type="application/json", body=json.dumps(refusal)),
+    )
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-field-errors")).to_have_text(
+        "Field 7, blossoms: Must be greater than or equal to 0 and less than or equal to 10."
+    )
+    expect(page.locator("#aj-editor-title")).to_contain_text("Field 7")
+    expect(page.get_by_test_id("aj-blossoms")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("aj-harvest-error")).to_have_text("Die: Enter one of these numbers: 1, 2, 3.")
+    assert not RAW_WORDS.search(page.get_by_test_id("panel-applejack").inner_text())
+
+
+# -- 4. Nothing lost -----------------------------------------------------------------------------
+
+
+def test_a_reload_and_a_shared_link_keep_the_whole_table(page, desktop, base_url):
+    open_applejack(page)
+    page.get_by_test_id("aj-name").fill("ハナコ")
+    build_small_orchard(page)
+    page.get_by_test_id("aj-editor-close").click()
+    page.get_by_test_id("aj-supply").fill("5")
+    page.get_by_test_id("aj-die-2").check()
+    page.get_by_test_id("aj-taken-apples-pink").fill("3")
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("8")
+    label_9 = re.compile(r"^畑9: 赤2、花1、巣箱（右）価格3( · エリア\d)?$")
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("aj-name")).to_have_value("ハナコ")
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", label_9)
+    expect(page.get_by_test_id("aj-field-5")).to_have_attribute("aria-label", "畑5: 牧草地")
+    expect(page.get_by_test_id("aj-supply")).to_have_value("5")
+    expect(page.get_by_test_id("aj-die-2")).to_be_checked()
+    expect(page.get_by_test_id("aj-taken-apples-pink")).to_have_value("3")
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("8")  # the answer shown is asked again
+    expect(page.get_by_test_id("aj-ranking-0")).to_have_text("ハナコ8")
+
+    page.get_by_test_id("applejack-share-link").click()
+    link = page.get_by_test_id("applejack-share-text").input_value()
+    assert link.startswith(f"{base_url}#applejack:"), link
+
+    desktop.goto(link)  # another phone: nothing kept there
+    desktop.wait_for_selector("body[data-ready='true']")
+    expect(desktop.get_by_test_id("shared-opened")).to_be_visible()
+    expect(desktop.get_by_test_id("aj-name")).to_have_value("ハナコ")
+    expect(desktop.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", label_9)
+    expect(desktop.get_by_test_id("aj-field-10")).to_have_attribute(
+        "aria-label", re.compile(r"^畑10: 赤2、黄1、巣箱（左）価格2")
+    )
+    expect(desktop.get_by_test_id("aj-final-total")).to_have_text("8")
+    expect(desktop.get_by_test_id("aj-final-crop_doubled")).to_contain_text("2")
+    expect(desktop.get_by_test_id("aj-ranking-0")).to_have_text("ハナコ8")
+    desktop.reload()  # the opened table is kept there too
+    desktop.wait_for_selector("body[data-ready='true']")
+    expect(desktop.get_by_test_id("aj-final-total")).to_have_text("8")
+
+
+def link_for(base_url, data):
+    raw = json.dumps({"v": 1, "data": data}).encode()
+    return f"{base_url}#applejack:" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def open_link(tab, link):
+    tab.goto("about:blank")  # a new document (a change of the hash alone would not reload)
+    tab.goto(link)
+    tab.wait_for_selector("body[data-ready='true']")
+
+
+def test_a_bad_link_does_not_break_the_page(desktop, base_url):
+    desktop.goto(f"{base_url}#applejack:not-a-link")
+    desktop.wait_for_selector("body[data-ready='true']")
+    expect(desktop.get_by_test_id("aj-field-1")).to_have_attribute("aria-label", "畑1: 空き")
+
+    odd = {
+        "players": [
+            {
+                "name": 5,
+                "supply": "lots",
+                "final": [1],
+                "tiles": {
+                    "99": {"apples": {"red": 2}},
+                    "3": {"apples": {"red": 2, "gold": 4, "pink": "x"}, "beehives": "e", "price": 2.5},
+                    "4": {"pasture": "yes", "apples": None},
+                    "x": None,
+                },
+            },
+            "nobody",
+        ],
+        "current": 7,
+        "die": 9,
+        "first": "<img>",
+        "taken": [],
+        "last": "alert",
+    }
+    open_link(desktop, link_for(base_url, odd))
+    expect(desktop.get_by_test_id("aj-field-3")).to_have_attribute("aria-label", "畑3: 赤2")
+    expect(desktop.get_by_test_id("aj-field-4")).to_have_attribute("aria-label", "畑4: 木（まだ何もなし）")
+    expect(desktop.get_by_test_id("aj-player-1")).to_have_count(0)
+    expect(desktop.get_by_test_id("aj-die-1")).to_be_checked()
+    expect(desktop.get_by_test_id("aj-variety")).to_have_value("red")
+    desktop.get_by_test_id("aj-harvest-go").click()
+    expect(desktop.get_by_test_id("aj-harvest-honey")).to_have_text("1")
+
+    open_link(desktop, link_for(base_url, {"players": {"0": {}}}))  # not a table: what was there stays
+    expect(desktop.get_by_test_id("aj-field-3")).to_have_attribute("aria-label", "畑3: 赤2 · エリア1")
+
+
+def test_the_save_from_before_versions_is_read_once(page, open_game):
+    open_game("applejack")
+    page.evaluate(
+        """() => localStorage.setItem('scoring.applejack', JSON.stringify({tiles: {"10": {
+            pasture: false, apples: {red: 2}, blossoms: 1, beehives: ['w'], price: 2}}}))"""
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute("aria-label", "畑10: 赤2、花1、巣箱（左）価格2")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('scoring.applejack'))")
+    assert saved["v"] == 1 and saved["data"]["players"][0]["tiles"]["10"]["apples"] == {"red": 2}
+
+
+# -- 5. Reachable and readable -------------------------------------------------------------------
+
+TARGETS = """() => {
+  const panel = document.querySelector('[data-testid="panel-applejack"]');
+  const out = [];
+  const seen = new Set();
+  for (const el of panel.querySelectorAll('button, select, input, summary, a[href], [role="button"]')) {
+    const target = (el.type === 'radio' || el.type === 'checkbox') ? el.closest('label') || el : el;
+    if (seen.has(target)) continue;
+    seen.add(target);
+    const box = target.getBoundingClientRect();
+    if (!box.width && !box.height) continue; // not shown
+    out.push({ what: target.dataset.testid || el.dataset.testid || target.id || target.textContent.trim().slice(0, 30),
+      width: Math.round(box.width * 10) / 10, height: Math.round(box.height * 10) / 10 });
+  }
+  return out;
+}"""
+
+CONTRAST = """() => {
+  const parse = (text) => {
+    const rgb = text.match(/rgba?\\(([^)]+)\\)/);
+    if (rgb) { const [r, g, b, a = '1'] = rgb[1].split(/[ ,/]+/).filter(Boolean); return [+r, +g, +b, +a]; }
+    const srgb = text.match(/color\\(srgb ([^)]+)\\)/);
+    if (srgb) { const [r, g, b, a] = srgb[1].split(/[ /]+/).filter(Boolean).map(Number); return [r * 255, g * 255, b * 255, a ?? 1]; }
+    return null;
+  };
+  const lum = ([r, g, b]) => {
+    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const background = (el) => {
+    for (let node = el; node; node = node.parentElement) {
+      const color = parse(getComputedStyle(node).backgroundColor);
+      if (color && color[3] > 0.5) return color;
+    }
+    return [255, 255, 255, 1];
+  };
+  const panel = document.querySelector('[data-testid="panel-applejack"]');
+  const bad = [];
+  let checked = 0;
+  const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest('option, title, [hidden]') || !el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || el.closest('[disabled], :disabled')) continue;
+    let fg;
+    let bg;
+    if (el instanceof SVGElement) {
+      // the shape drawn last under the middle of the text is its background
+      const svg = el.ownerSVGElement;
+      const box = el.getBoundingClientRect();
+      const middle = new DOMPoint(box.left + box.width / 2, box.top + box.height / 2).matrixTransform(svg.getScreenCTM().inverse());
+      const under = [...svg.querySelectorAll('circle, polygon')]
+        .filter((shape) => shape.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING && shape.isPointInFill(middle))
+        .at(-1);
+      fg = parse(style.fill);
+      bg = under ? parse(getComputedStyle(under).fill) : background(svg);
+    } else {
+      fg = parse(style.color);
+      bg = background(el);
+    }
+    checked += 1;
+    const value = ratio(fg, bg);
+    if (value < 4.5) bad.push(`${node.textContent.trim().slice(0, 20)} ${value.toFixed(2)} ${style.color || style.fill} on ${bg}`);
+  }
+  return { checked, bad };
+}"""
+
+
+def assert_reachable_and_readable(page):
+    small = [t for t in page.evaluate(TARGETS) if t["width"] < 44 or t["height"] < 44]
+    assert not small, small
+    result = page.evaluate(CONTRAST)
+    assert result["checked"] > 40 and not result["bad"], result
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_target_is_44px_and_every_text_reads_at_4_5_to_1(page, open_game, fits_phone, lang):
+    open_game("applejack")
+    page.get_by_test_id(f"lang-{lang}").click()
+    build_small_orchard(page)
+    set_tree(page, 4, {"orange": 2, "pink": 1, "light_green": 1, "seventh": 3, "brown": 1}, blossoms=2, hives=["e"])
+    page.get_by_test_id("aj-add-player").click()
+    page.get_by_test_id("aj-player-0").click()
+    page.get_by_test_id("aj-variety2").select_option("yellow")
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-show-1")).to_be_visible()
+    page.get_by_test_id("applejack-share-link").click()
+    fits_phone()
+    assert_reachable_and_readable(page)
+
+    page.get_by_test_id("aj-field-4").click()  # the editor of a tree tile, with what to fix
+    page.get_by_test_id("aj-placement-go").click()
+    expect(page.get_by_test_id("aj-editor-error")).to_be_visible()
+    expect(page.get_by_test_id("aj-field-4")).to_have_class(re.compile(r"\bhas-error\b"))
+    fits_phone()
+    assert_reachable_and_readable(page)
+
+    page.get_by_test_id("aj-price").fill("1")
+    page.get_by_test_id("aj-supply").fill("4")
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-total")).to_be_visible()
+    page.get_by_test_id("aj-final-result").locator("summary").click()
+    fits_phone()
+    assert_reachable_and_readable(page)
+
+
+PARTICLE_AFTER_SPACE = re.compile(r"[^\s] (?:の|に|が|を|は|で|と|へ|も|から|まで)")
+
+
+def test_the_japanese_reads_naturally_and_the_beehive_is_never_honey(page, open_game):
+    open_game("applejack")
+    build_small_orchard(page)
+    page.get_by_test_id("aj-supply").fill("5")
+    panel = page.get_by_test_id("panel-applejack")
+    texts = []
+    page.get_by_test_id("aj-field-9").click()
+    texts.append(panel.inner_text())
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("巣箱のある辺")
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("価格（巣箱の数字）")
+    for action, result in [
+        ("harvest", "aj-harvest-result"),
+        ("final", "aj-final-result"),
+        ("advice", "aj-advice-result"),
+    ]:
+        page.get_by_test_id(f"aj-{action}-go").click()
+        expect(page.get_by_test_id(result)).to_be_visible()
+        texts.append(panel.inner_text())
+    page.get_by_test_id("aj-field-10").click()
+    page.get_by_test_id("aj-placement-go").click()
+    placement = page.get_by_test_id("aj-placement-result")
+    expect(placement).to_contain_text("左（w）の辺: このタイルの巣箱2と畑9のタイルの巣箱3がつながる → 低い方の2")
+    expect(placement).to_contain_text("畑10に木の面で置く: 代金 −2、巣箱のつながり1個で +2 → 増減 +0")
+    texts.append(panel.inner_text())
+    for text in texts:
+        assert not PARTICLE_AFTER_SPACE.search(text), PARTICLE_AFTER_SPACE.findall(text)
+        assert not re.search(r"ハチミツ(?:のある|の辺|の向き|の数字)|のハチミツ\d", text)
