@@ -21,6 +21,8 @@ export async function api(method, path, body, params = {}) {
   try {
     response = await fetch(url, init);
   } catch {
+    // No answer at all: offline (the service worker never answers API calls), or the service is unreachable.
+    if (navigator.onLine === false) return { ok: false, error: { code: 'offline', message: t('error.offline'), details: {} } };
     return { ok: false, error: { code: 'network', message: t('error.network'), details: {} } };
   }
   let data = null;
