@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE
+from .test_applejack_form import build_small_orchard
+from .test_pedro_form import enter_points
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 DESKTOP = {"width": 1280, "height": 800}
@@ -76,7 +78,8 @@ def open_game(page, game):
 
 
 def with_results(page, game):
-    """Each game with something scored, so that its results are checked too."""
+    """Each game with something scored, so that its results are checked too (the chat needs
+    a model: test_chat_panel.py)."""
     if game == "apero":
         for color, value in [("red", 1), ("green", 2), ("green", 3), ("purple", -1)]:
             page.get_by_test_id(f"apero-p0-{color}-{value}").click()
@@ -84,6 +87,23 @@ def with_results(page, game):
         page.get_by_test_id("apero-pick-open").click()
         page.get_by_test_id("apero-table-blue-2").click()
         expect(page.get_by_test_id("apero-pick-option-0")).to_be_visible()
+    elif game == "pedro":
+        enter_points(page, "NS", 7, 9, 5)
+        expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    elif game == "applejack":
+        build_small_orchard(page)
+        page.get_by_test_id("aj-variety").select_option("red")
+        page.get_by_test_id("aj-die-1").check()
+        page.get_by_test_id("aj-harvest-go").click()
+        expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("3")
+    elif game == "fairy":
+        for k, (name, mood, points) in enumerate([("Aki", 2, 3), ("Ben", 4, 5)]):
+            page.get_by_test_id(f"fairy-p{k}-name").fill(name)
+            page.get_by_test_id(f"fairy-p{k}-mood").fill(str(mood))
+            page.get_by_test_id(f"fairy-p{k}-t0-points").fill(str(points))
+        page.get_by_test_id("fairy-p2-out").check()
+        page.get_by_test_id("fairy-score").click()
+        expect(page.get_by_test_id("fairy-winner")).to_contain_text("Ben")
 
 
 def violations(page, source):
