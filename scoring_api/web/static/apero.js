@@ -303,9 +303,15 @@ export function render(focusFallback) {
   ], focusFallback);
   live.setAttribute('aria-label', t('apero.results'));
   rerender(live, [errorBox(state.placed, 'apero-error'), resultView()]);
-  rerender(totals, state.result && state.result.players.length ? [
-    h('span', { class: 'sr-only' }, t('apero.totals')),
-    ranking(state.result, 'apero-totals-ranking')] : null);
+  // The bar also carries 「どれを取る？」's best card: its options may be below the fold.
+  const best = pick.result?.options?.[0];
+  rerender(totals, [
+    state.result && state.result.players.length ? [
+      h('span', { class: 'sr-only' }, t('apero.totals')),
+      ranking(state.result, 'apero-totals-ranking')] : null,
+    best ? h('p', { class: 'bar-advice', testid: 'apero-totals-best' },
+      t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: `${best.label} ${best.card.value}`, gain: `${best.gain > 0 ? '+' : ''}${best.gain}` })) : null,
+  ]);
 }
 
 /** The inputs of the table (sets, hands, table cards, chooser): kept and shared. */
