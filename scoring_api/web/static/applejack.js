@@ -4,7 +4,7 @@
 // orchard. Everything entered is kept in the browser and travels in a shared link.
 
 import { errorBox, latestOnly, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer } from './dom.js';
+import { h, rankingStrip, rerender, showAnswer, whenRendered } from './dom.js';
 import { t } from './i18n.js';
 import { AREA_COLORS, EDGES, VARIETIES, describeTile, orchardSvg } from './orchard.js';
 import { keep, kept } from './store.js';
@@ -335,14 +335,9 @@ function settle(kind, { data, placed }, quiet, request) {
   if (!quiet) reveal(kind);
 }
 
-/**
- * Run `fn(node)` once `node` is on the page: a render waits while a pointer is pressed, and
- * runs just after the click (the first retry, at once, comes right after it).
- */
-function whenShown(node, fn, tries = 80) {
-  if (!node) return;
-  if (node.isConnected) fn(node);
-  else if (tries > 0) setTimeout(() => whenShown(node, fn, tries - 1), tries === 80 ? 0 : 25);
+/** Run `fn(node)` once `node` is on the page (a render waits while a pointer is pressed). */
+function whenShown(node, fn) {
+  if (node) whenRendered(() => { if (node.isConnected) fn(node); });
 }
 
 /** Brings the answer (or what to fix) into view and moves the focus to it. */

@@ -58,7 +58,16 @@ function release() {
     const waiting = [...held.entries()];
     held.clear();
     for (const [container, [nodes, fallbackId]] of waiting) replace(container, nodes, fallbackId);
+    for (const fn of afterHeld.splice(0)) fn();
   }, 0);
+}
+
+const afterHeld = [];
+
+/** Run `fn` once what was rendered is on the page: at once, or just after the held
+ * renders while a pointer is pressed (to focus or scroll to an answer). */
+export function whenRendered(fn) {
+  if (pressed) afterHeld.push(fn); else fn();
 }
 
 document.addEventListener('pointerdown', () => {

@@ -3,7 +3,7 @@
 // survives a reload (store.js) and travels in a shared link (snapshot / restore).
 
 import { errorBox, get, latestOnly, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer, toInt } from './dom.js';
+import { h, rankingStrip, rerender, showAnswer, toInt, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -149,11 +149,11 @@ async function score(reveal = false) {
   save();
   render(reveal ? 'fairy-score' : undefined);
   if (!reveal) return;
-  setTimeout(() => {
+  whenRendered(() => {
     const error = document.querySelector('#panel-fairy .field-error, #panel-fairy .error-box');
     if (error && !error.id) error.id = 'fairy-error-first';
     showAnswer(error || document.getElementById('fairy-result'));
-  }, 0); // after the render, which waits while a finger is down
+  });
 }
 
 async function loadSetup() {

@@ -4,7 +4,7 @@
 // entered survive a reload (store.js) and travel in a shared link (snapshot / restore).
 
 import { errorBox, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer, toInt } from './dom.js';
+import { h, rankingStrip, rerender, showAnswer, toInt, whenRendered } from './dom.js';
 import { t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -255,11 +255,11 @@ async function ask(newHand, reveal, editsAtSend) {
 /** After the render (held back while a finger is down), focus and scroll to the answer:
  * the first refusal, else (after an action) the scoreboard. */
 function revealAnswer(always) {
-  setTimeout(() => {
+  whenRendered(() => {
     const error = [...document.querySelectorAll('#panel-pedro .field-error, #panel-pedro .error-box')].find((el) => el.isConnected);
     if (error) { if (!error.id) error.id = 'pedro-error-first'; showAnswer(error); return; }
     if (always) showAnswer(document.getElementById('pedro-status'));
-  }, 0);
+  });
 }
 
 function submit() {
@@ -268,7 +268,7 @@ function submit() {
     state.question = true;
     state.placed = null;
     render();
-    setTimeout(() => showAnswer(document.getElementById('pedro-points-question')), 0);
+    whenRendered(() => showAnswer(document.getElementById('pedro-points-question')));
     return;
   }
   state.question = false;
