@@ -168,3 +168,25 @@ def test_in_english_the_panel_and_the_model_speak_english(page, open_chat, fake_
     )
     assert fake_model.requests[0]["stream"] is True
     assert "英語（English）で答えます" in fake_model.requests[0]["messages"][0]["content"]
+
+
+def test_offline_the_chat_says_so_and_gives_the_question_back(page, open_chat, fake_model):
+    fake_model.play(reply("つながりました。"))
+    open_chat()
+    page.context.set_offline(True)
+    page.get_by_test_id("chat-input").fill("2人の初期ハチミツは？")
+    page.get_by_test_id("chat-send").click()
+    expect(page.get_by_test_id("chat-error-1")).to_have_text(
+        "いまはオフラインです。アイちゃんと話すにはサービスへの接続が必要です。"
+        "質問は入力欄に戻したので、接続が戻ったら送ってください。"
+    )
+    expect(page.get_by_test_id("chat-input")).to_have_value("2人の初期ハチミツは？")
+    assert fake_model.requests == []
+
+    page.context.set_offline(False)
+    page.get_by_test_id("chat-send").click()
+    expect(page.get_by_test_id("chat-text-3")).to_have_text("つながりました。")
+    # the question that never left the page is not sent twice
+    assert [(m["role"], m["content"]) for m in fake_model.requests[0]["messages"][1:]] == [
+        ("user", "2人の初期ハチミツは？"),
+    ]

@@ -29,10 +29,11 @@ function saveKey(value) {
   } catch { /* private mode: kept for this page only */ }
 }
 
-/** The conversation so far as chat messages (answers that failed are left out). */
+/** The conversation so far as chat messages (answers that failed, and questions that never
+ * reached the service, are left out). */
 function history() {
   return state.turns
-    .filter((turn) => turn.text.trim() && !(turn.role === 'assistant' && turn.error))
+    .filter((turn) => turn.text.trim() && !turn.unsent && !(turn.role === 'assistant' && turn.error))
     .slice(-MAX_SENT)
     .map((turn) => ({ role: turn.role, content: turn.text }));
 }
@@ -156,7 +157,8 @@ async function ask() {
   const question = (input?.value || '').trim();
   if (!question || state.busy) return;
   const messages = [...history(), { role: 'user', content: question }];
-  state.turns.push({ role: 'user', text: question, done: true });
+  const asked = { role: 'user', text: question, done: true, unsent: false };
+  state.turns.push(asked);
   const turn = { role: 'assistant', text: '', calls: [], error: null, done: false };
   state.turns.push(turn);
   state.busy = true;
@@ -181,12 +183,19 @@ async function ask() {
       await readStream(response, turn);
     }
   } catch (error) {
-    turn.error = error?.name === 'AbortError' ? t('chat.stopped') : t('error.network');
+    if (error?.name === 'AbortError') turn.error = t('chat.stopped');
+    else {
+      // Nothing reached the service: the question goes back to the box, to send again.
+      asked.unsent = true;
+      turn.error = navigator.onLine === false ? t('chat.offline') : t('chat.network');
+    }
   } finally {
     turn.done = true;
     state.busy = false;
     state.controller = null;
     render('chat-input');
+    const box = document.getElementById('chat-input');
+    if (asked.unsent && box && !box.value) box.value = question;
     const wantsKey = turn.error && state.keyOpen;
     document.getElementById(wantsKey ? 'chat-key' : 'chat-input')?.focus({ preventScroll: true });
   }
