@@ -24,7 +24,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 375, "height": 812}
+PHONE = {"width": 375, "height": 812}  # the narrowest phone the form is laid out for
+DESKTOP = {"width": 1280, "height": 800}
+SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": DESKTOP}  # where answers must be in view
 # Chrome reports every 4xx/5xx response as a console error; the form handles those itself.
 EXPECTED_CONSOLE = ("Failed to load resource",)
 
@@ -72,25 +74,14 @@ def shots(pytestconfig) -> Path:
     return folder
 
 
-@pytest.fixture
-def page(browser, base_url):
-    """A fresh phone-sized page (new storage) that may only talk to the service itself.
-
-    Any request to another origin (a CDN, a font service) is blocked and fails the test, as
-    does any uncaught script error or unexpected console error.
-    """
-    context = browser.new_context(viewport=PHONE, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems: list[str] = []
-
-    def only_the_service(route):
-        url = route.request.url
-        if url.startswith(base_url):
-            route.continue_()
-        else:
-            problems.append(f"request outside the service: {url}")
-            route.abort()
-
-    context.route("**/*", only_the_service)
+def guarded_page(browser, base_url, viewport, **options):
+    """A fresh page (new storage) that may only talk to the service itself; yields it, then
+    closes it and fails the test on any request to another origin (a CDN, a font service),
+    uncaught script error or unexpected console error."""
+    context = browser.new_context(
+        viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block", **options
+    )
+    problems = only_the_service(context, base_url)
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
@@ -105,6 +96,53 @@ def page(browser, base_url):
     yield tab
     context.close()
     assert not problems, "\n".join(problems)
+
+
+def only_the_service(context, base_url) -> list[str]:
+    """Abort every request of `context` outside the service; the list collects them."""
+    problems: list[str] = []
+
+    def route(route):
+        if route.request.url.startswith(base_url):
+            route.continue_()
+        else:
+            problems.append(f"request outside the service: {route.request.url}")
+            route.abort()
+
+    context.route("**/*", route)
+    return problems
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """A guarded page on the narrowest phone (375x812)."""
+    yield from guarded_page(browser, base_url, PHONE)
+
+
+@pytest.fixture
+def desktop(browser, base_url):
+    """A guarded page on a 1280x800 desktop."""
+    yield from guarded_page(browser, base_url, DESKTOP)
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def screen(request, browser, base_url):
+    """A guarded page on the issue's phone (390x844), then on a 1280x800 desktop."""
+    yield from guarded_page(browser, base_url, SCREENS[request.param])
+
+
+def in_view(tab, testid):
+    """The element starts inside the viewport (its top part at least is visible)."""
+    box = tab.get_by_test_id(testid).bounding_box()
+    height = tab.viewport_size["height"]
+    assert box is not None and -1 <= box["y"] <= height - min(box["height"], 100), (testid, box, height)
+    return box
+
+
+def wait_for_focus_in(tab, testid):
+    tab.wait_for_function(
+        "id => document.querySelector(`[data-testid='${id}']`)?.contains(document.activeElement)", arg=testid
+    )
 
 
 @pytest.fixture

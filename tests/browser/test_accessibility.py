@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE
+from .conftest import DESKTOP, PHONE, guarded_page
 from .test_applejack_form import build_small_orchard
 from .test_pedro_form import enter_points
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-DESKTOP = {"width": 1280, "height": 800}
 GAMES = ("apero", "pedro", "applejack", "fairy", "chat")
 MIN_TARGET = 44
 
@@ -60,15 +59,9 @@ def axe_source():
 
 @pytest.fixture(params=["phone", "desktop"])
 def tab(request, browser, base_url):
-    viewport = PHONE if request.param == "phone" else DESKTOP
-    # bypass_csp: axe is injected as an inline script (the CSP itself is tested in test_security_headers)
-    context = browser.new_context(
-        viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block", bypass_csp=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    """A guarded page on the narrowest phone (375x812), then on a desktop. bypass_csp: axe is
+    injected as an inline script (the CSP itself is tested in test_security_headers)."""
+    yield from guarded_page(browser, base_url, PHONE if request.param == "phone" else DESKTOP, bypass_csp=True)
 
 
 def open_game(page, game):

@@ -2,23 +2,10 @@
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE
+from .conftest import PHONE, in_view, wait_for_focus_in
 from .test_apero_form import OFFICIAL_EXAMPLE, enter_hand
-
-DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def desktop(browser, base_url):
-    """A fresh 1280x800 page of its own (new storage)."""
-    context = browser.new_context(viewport=DESKTOP, base_url=base_url, locale="ja-JP", service_workers="block")
-    tab = context.new_page()
-    tab.set_default_timeout(10_000)
-    yield tab
-    context.close()
 
 
 def open_apero(tab):
@@ -27,10 +14,9 @@ def open_apero(tab):
     tab.get_by_test_id("panel-apero").wait_for(state="visible")
 
 
-@pytest.mark.parametrize("viewport", ["phone", "desktop"])
-def test_thirty_fast_clicks_give_thirty_cards(viewport, page, desktop):
+def test_thirty_fast_clicks_give_thirty_cards(screen):
     """Clicks 40 ms apart, while the service's answers come back and redraw the form."""
-    tab = page if viewport == "phone" else desktop
+    tab = screen
     open_apero(tab)
     tab.get_by_test_id("apero-sets").select_option("10")  # 10 sets hold 30 red 2s
     expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残30")
@@ -43,8 +29,10 @@ def test_thirty_fast_clicks_give_thirty_cards(viewport, page, desktop):
         tab.wait_for_timeout(40)
 
     expect(tab.get_by_test_id("apero-p0-red-2")).to_contain_text("×30")
-    moved = tab.get_by_test_id("apero-p0-red-2").evaluate(
-        "el => [el.getBoundingClientRect().x, el.getBoundingClientRect().y]"
+    # read in one step: an answer arriving may replace the button between two protocol calls
+    moved = tab.evaluate(
+        "() => { const r = document.querySelector(`[data-testid='apero-p0-red-2']`).getBoundingClientRect();"
+        " return [r.x, r.y]; }"
     )
     assert [round(v) for v in moved] == [round(box["x"]), round(box["y"])], "the button moved under the pointer"
     expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残0")
@@ -145,3 +133,28 @@ def test_the_print_layout_shows_the_scores_without_the_pickers(page):
     expect(page.get_by_test_id("apero-p0-red-1")).to_be_hidden()
     expect(page.get_by_test_id("apero-share")).to_be_hidden()
     expect(page.get_by_test_id("tab-apero")).to_be_hidden()
+
+
+def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen):
+    open_apero(screen)
+    enter_hand(screen, 0, OFFICIAL_EXAMPLE, "Aki")
+    enter_hand(screen, 1, [("purple", -2)], "Ben")
+    screen.get_by_test_id("apero-add-player").click()
+    screen.get_by_test_id("apero-pick-open").click()
+    for card in ("green-1", "purple--3", "blue-2"):
+        screen.get_by_test_id(f"apero-table-{card}").click()
+
+    # the best card is in the bar while table cards are tapped; the button brings all of them
+    expect(screen.get_by_test_id("apero-totals-best")).to_have_text("Akiのおすすめ: 紫 -3（+11点）")
+    in_view(screen, "apero-totals-best")
+    more = screen.get_by_test_id("apero-totals-options")
+    expect(more).to_have_text("候補をすべて見る（3枚）")
+    more.click()
+    wait_for_focus_in(screen, "apero-pick-options")
+    in_view(screen, "apero-pick-options")
+    expect(screen.get_by_test_id("apero-pick-options")).to_have_attribute(
+        "aria-label", "取るカードの候補（得点が増える順）"
+    )
+    expect(screen.get_by_test_id("apero-pick-gain-0")).to_have_text("+11")  # purple -3: (-1 + -3) × (-2 + -3) = 20
+    expect(screen.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")  # green 1: (1 + 2) × 3 = 9
+    expect(screen.get_by_test_id("apero-pick-gain-2")).to_have_text("+2")  # blue 2: a new colour

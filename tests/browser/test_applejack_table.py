@@ -8,49 +8,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import in_view, wait_for_focus_in
 from .test_applejack_form import build_small_orchard, set_tree
 
-DESKTOP = {"width": 1280, "height": 800}
 RAW_WORDS = re.compile(r"orchard\.\w|tiles\[|\bnull\b|\btrue\b|\bfalse\b|\[\]|\bundefined\b|\bNaN\b")
-
-
-@pytest.fixture
-def desktop(browser, base_url):
-    """A fresh 1280x800 page of its own (new storage); a script error fails the test."""
-    context = browser.new_context(viewport=DESKTOP, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems: list[str] = []
-    tab = context.new_page()
-    tab.set_default_timeout(10_000)
-    tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-    yield tab
-    context.close()
-    assert not problems, "\n".join(problems)
-
-
-@pytest.fixture(params=["phone", "desktop"])
-def screen(request):
-    """The phone page (375x812) or the desktop page (1280x800)."""
-    return request.getfixturevalue("page" if request.param == "phone" else "desktop")
 
 
 def open_applejack(tab, url="/#applejack"):
     tab.goto(url)
     tab.wait_for_selector("body[data-ready='true']")
     tab.get_by_test_id("panel-applejack").wait_for(state="visible")
-
-
-def in_view(tab, testid):
-    """The element starts inside the viewport (its top part at least is visible)."""
-    box = tab.get_by_test_id(testid).bounding_box()
-    height = tab.viewport_size["height"]
-    assert box is not None and -1 <= box["y"] <= height - min(box["height"], 100), (testid, box, height)
-    return box
-
-
-def wait_for_focus_in(tab, testid):
-    tab.wait_for_function(
-        "id => document.querySelector(`[data-testid='${id}']`)?.contains(document.activeElement)", arg=testid
-    )
 
 
 # -- 1. Answers in view ---------------------------------------------------------------------

@@ -8,13 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE
-from .test_pedro_table import CONTRAST, DESKTOP, IN_VIEW_AND_FOCUSED, TARGETS, link_for, new_tab, watch
-
-
-@pytest.fixture(params=["phone", "desktop"])
-def tab(request, browser, base_url):
-    yield from new_tab(request.param, browser, base_url)
+from .conftest import DESKTOP, PHONE, only_the_service
+from .test_pedro_table import CONTRAST, IN_VIEW_AND_FOCUSED, TARGETS, link_for
 
 
 def open_fairy(page, hash_part="fairy"):
@@ -46,33 +41,33 @@ def expect_the_ranking(page):
     expect(page.get_by_test_id("fairy-decided")).to_have_text("決め手: 〈きらきら〉（同点）")
 
 
-def test_scoring_brings_the_ranking_into_view_with_the_focus(tab):
-    open_fairy(tab)
-    fill_table(tab)
-    tab.get_by_test_id("fairy-score").click()
-    expect_the_ranking(tab)
-    tab.wait_for_function("document.getElementById('fairy-result')?.contains(document.activeElement)")
-    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "fairy-result")
+def test_scoring_brings_the_ranking_into_view_with_the_focus(screen):
+    open_fairy(screen)
+    fill_table(screen)
+    screen.get_by_test_id("fairy-score").click()
+    expect_the_ranking(screen)
+    screen.wait_for_function("document.getElementById('fairy-result')?.contains(document.activeElement)")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "fairy-result")
     assert where["inView"] and where["focused"], where
 
 
-def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(tab):
-    open_fairy(tab)
-    tab.get_by_test_id("fairy-p0-name").fill("Aki")
-    tab.get_by_test_id("fairy-p0-mood").fill("30")
-    tab.get_by_test_id("fairy-p1-t0-points").fill("1000")
-    tab.get_by_test_id("fairy-score").click()
-    mood = tab.get_by_test_id("fairy-p0-mood-error")
+def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(screen):
+    open_fairy(screen)
+    screen.get_by_test_id("fairy-p0-name").fill("Aki")
+    screen.get_by_test_id("fairy-p0-mood").fill("30")
+    screen.get_by_test_id("fairy-p1-t0-points").fill("1000")
+    screen.get_by_test_id("fairy-score").click()
+    mood = screen.get_by_test_id("fairy-p0-mood-error")
     expect(mood).to_have_text("Akiのゴキゲン: 0 以上 20 以下にしてください。")
-    points = tab.get_by_test_id("fairy-p1-t0-error")
+    points = screen.get_by_test_id("fairy-p1-t0-error")
     expect(points).to_have_text("プレイヤー2のタカラモノ（1枚目）: -100 以上 100 以下にしてください。")
-    tab.wait_for_function("document.activeElement?.id === 'fairy-p0-mood-error'")
-    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "fairy-p0-mood-error")
+    screen.wait_for_function("document.activeElement?.id === 'fairy-p0-mood-error'")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "fairy-p0-mood-error")
     assert where["inView"] and where["focused"], where
-    expect(tab.get_by_test_id("fairy-result")).to_have_count(0)
+    expect(screen.get_by_test_id("fairy-result")).to_have_count(0)
 
-    tab.get_by_test_id("lang-en").click()
-    tab.get_by_test_id("fairy-score").click()
+    screen.get_by_test_id("lang-en").click()
+    screen.get_by_test_id("fairy-score").click()
     expect(mood).to_have_text("Aki's mood: Must be greater than or equal to 0 and less than or equal to 20.")
     expect(points).to_have_text(
         "Player 2's 1st treasure: Must be greater than or equal to -100 and less than or equal to 100."
@@ -159,7 +154,7 @@ def test_the_whole_table_survives_a_reload(page, open_game):
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_shared_link_opens_the_same_table_on_another_phone(browser, base_url, viewport):
     context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems = watch(context, base_url)
+    problems = only_the_service(context, base_url)
     page = context.new_page()
     open_fairy(page)
     fill_table(page)
@@ -182,7 +177,7 @@ def test_a_shared_link_opens_the_same_table_on_another_phone(browser, base_url, 
     link = page.get_by_test_id("fairy-share-text").input_value()
 
     other = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems += watch(other, base_url)
+    problems += only_the_service(other, base_url)
     friend = other.new_page()
     friend.goto(link)
     friend.wait_for_selector("body[data-ready='true']")
@@ -236,20 +231,20 @@ def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
         expect(page.get_by_test_id("fairy-score")).to_be_enabled()
 
 
-def test_every_tap_target_is_big_labelled_by_its_text_and_readable(tab):
-    open_fairy(tab)
-    fill_table(tab)
-    tab.get_by_test_id("fairy-score").click()
-    expect_the_ranking(tab)
-    small = [t for t in tab.evaluate(TARGETS, "panel-fairy") if t["width"] < 44 or t["height"] < 44]
+def test_every_tap_target_is_big_labelled_by_its_text_and_readable(screen):
+    open_fairy(screen)
+    fill_table(screen)
+    screen.get_by_test_id("fairy-score").click()
+    expect_the_ranking(screen)
+    small = [t for t in screen.evaluate(TARGETS, "panel-fairy") if t["width"] < 44 or t["height"] < 44]
     assert small == []
     # Checkboxes are named by the text they show; the treasure boxes by their full name.
-    expect(tab.get_by_test_id("fairy-p2-out")).to_have_accessible_name("脱落")
-    expect(tab.get_by_test_id("fairy-p0-t0-kira")).to_have_accessible_name("〈きらきら〉")
-    expect(tab.get_by_test_id("fairy-p0-t1-points")).to_have_accessible_name("タカラモノ（2枚目）")
-    expect(tab.get_by_test_id("fairy-p0-t1-remove")).to_have_accessible_name("タカラモノ（2枚目）を削除")
+    expect(screen.get_by_test_id("fairy-p2-out")).to_have_accessible_name("脱落")
+    expect(screen.get_by_test_id("fairy-p0-t0-kira")).to_have_accessible_name("〈きらきら〉")
+    expect(screen.get_by_test_id("fairy-p0-t1-points")).to_have_accessible_name("タカラモノ（2枚目）")
+    expect(screen.get_by_test_id("fairy-p0-t1-remove")).to_have_accessible_name("タカラモノ（2枚目）を削除")
     assert (
-        tab.locator("#panel-fairy [aria-label]").count()
-        == tab.locator("#panel-fairy section[aria-label], #panel-fairy ol[aria-label]").count()
+        screen.locator("#panel-fairy [aria-label]").count()
+        == screen.locator("#panel-fairy section[aria-label], #panel-fairy ol[aria-label]").count()
     )
-    assert tab.evaluate(CONTRAST, "panel-fairy") == []
+    assert screen.evaluate(CONTRAST, "panel-fairy") == []

@@ -10,9 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import EXPECTED_CONSOLE, PHONE
-
-DESKTOP = {"width": 1280, "height": 800}
+from .conftest import DESKTOP, PHONE, only_the_service
 
 # Text contrast of every visible text in a panel: the text colour (with the opacity of its
 # ancestors) over the background it stands on; inactive controls are exempt (WCAG 1.4.3).
@@ -64,42 +62,6 @@ IN_VIEW_AND_FOCUSED = """(id) => {
 }"""
 
 
-@pytest.fixture(params=["phone", "desktop"])
-def tab(request, browser, base_url):
-    yield from new_tab(request.param, browser, base_url)
-
-
-def new_tab(kind, browser, base_url):
-    """A fresh page on a phone (375x812) or a desktop (1280x800) that may only talk to the service."""
-    viewport = PHONE if kind == "phone" else DESKTOP
-    context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems = watch(context, base_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-    page.on(
-        "console",
-        lambda m: problems.append(m.text) if m.type == "error" and not m.text.startswith(EXPECTED_CONSOLE) else None,
-    )
-    yield page
-    context.close()
-    assert not problems, problems
-
-
-def watch(context, base_url) -> list[str]:
-    problems: list[str] = []
-
-    def only_the_service(route):
-        if route.request.url.startswith(base_url):
-            route.continue_()
-        else:
-            problems.append(f"request outside the service: {route.request.url}")
-            route.abort()
-
-    context.route("**/*", only_the_service)
-    return problems
-
-
 def open_pedro(page, hash_part="pedro"):
     page.goto(f"/#{hash_part}")
     page.wait_for_selector("body[data-ready='true']")
@@ -131,41 +93,41 @@ def link_for(data) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def test_a_recorded_hand_brings_the_scoreboard_into_view_with_the_focus(tab):
-    open_pedro(tab)
-    set_rule(tab, "target", 20)
-    expect(tab.get_by_test_id("pedro-target")).to_have_text("目標 20点")
-    enter_points(tab, "NS", 7, 9, 5)
-    expect(tab.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
-    tab.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
-    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
+def test_a_recorded_hand_brings_the_scoreboard_into_view_with_the_focus(screen):
+    open_pedro(screen)
+    set_rule(screen, "target", 20)
+    expect(screen.get_by_test_id("pedro-target")).to_have_text("目標 20点")
+    enter_points(screen, "NS", 7, 9, 5)
+    expect(screen.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    screen.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
     assert where["inView"] and where["focused"], where
     # The compact ranking opens the scoreboard: team, total, ★ on the winner.
-    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("NS9")
-    expect(tab.get_by_test_id("pedro-ranking-1")).to_have_text("EW5")
+    expect(screen.get_by_test_id("pedro-ranking-0")).to_have_text("NS9")
+    expect(screen.get_by_test_id("pedro-ranking-1")).to_have_text("EW5")
 
-    enter_points(tab, "EW", 8, 3, 11)  # EW made 8 with 11: 12 / 16
-    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("EW16")
-    enter_points(tab, "NS", 7, 8, 6)  # 20 / 22: both at the target, the extra hand decides
-    expect(tab.get_by_test_id("pedro-warning")).to_contain_text("ビッダー・ゴーズ・アウトの追加ハンド")
-    enter_points(tab, "EW", 7, 7, 7)  # EW made it: EW wins
-    expect(tab.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
-    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_text("★EW29")
-    expect(tab.get_by_test_id("pedro-ranking-0")).to_have_class("winner-row")
-    tab.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
-    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
+    enter_points(screen, "EW", 8, 3, 11)  # EW made 8 with 11: 12 / 16
+    expect(screen.get_by_test_id("pedro-ranking-0")).to_have_text("EW16")
+    enter_points(screen, "NS", 7, 8, 6)  # 20 / 22: both at the target, the extra hand decides
+    expect(screen.get_by_test_id("pedro-warning")).to_contain_text("ビッダー・ゴーズ・アウトの追加ハンド")
+    enter_points(screen, "EW", 7, 7, 7)  # EW made it: EW wins
+    expect(screen.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
+    expect(screen.get_by_test_id("pedro-ranking-0")).to_have_text("★EW29")
+    expect(screen.get_by_test_id("pedro-ranking-0")).to_have_class("winner-row")
+    screen.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "pedro-status")
     assert where["inView"] and where["focused"], where
 
 
-def test_a_refusal_comes_into_view_at_its_box_with_the_focus(tab):
-    open_pedro(tab)
-    enter_points(tab, "NS", 7, 9, 9)
-    error = tab.get_by_test_id("pedro-points-error")
+def test_a_refusal_comes_into_view_at_its_box_with_the_focus(screen):
+    open_pedro(screen)
+    enter_points(screen, "NS", 7, 9, 9)
+    error = screen.get_by_test_id("pedro-points-error")
     expect(error).to_have_text("両チームの得点の合計18点が、1ハンドの得点の上限14点を超えています。")
-    tab.wait_for_function("document.activeElement?.id === 'pedro-points-error'")
-    where = tab.evaluate(IN_VIEW_AND_FOCUSED, "pedro-points-error")
+    screen.wait_for_function("document.activeElement?.id === 'pedro-points-error'")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "pedro-points-error")
     assert where["inView"] and where["focused"], where
-    expect(tab.get_by_test_id("pedro-ledger")).to_have_count(0)
+    expect(screen.get_by_test_id("pedro-ledger")).to_have_count(0)
 
 
 def test_a_blank_points_box_is_zero_and_two_blank_boxes_ask_first(page, open_game):
@@ -304,7 +266,7 @@ def test_a_game_saved_before_versions_still_opens(page, open_game):
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, viewport):
     context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems = watch(context, base_url)
+    problems = only_the_service(context, base_url)
     page = context.new_page()
     open_pedro(page)
     set_rule(page, "target", 50)
@@ -333,7 +295,7 @@ def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, v
     link = page.get_by_test_id("pedro-share-text").input_value()
 
     other = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="block")
-    problems += watch(other, base_url)
+    problems += only_the_service(other, base_url)
     friend = other.new_page()
     friend.goto(link)
     friend.wait_for_selector("body[data-ready='true']")
@@ -378,27 +340,27 @@ def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
         expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(1)
 
 
-def test_every_tap_target_is_big_labelled_by_its_text_and_readable(tab):
-    open_pedro(tab)
-    enter_points(tab, "NS", 7, 9, 5)
-    expect(tab.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
-    tab.get_by_test_id("pedro-mode-cards").check()
-    tab.get_by_test_id("pedro-settings").locator("summary").click()
-    tab.get_by_test_id("pedro-card-A-NS").check()
+def test_every_tap_target_is_big_labelled_by_its_text_and_readable(screen):
+    open_pedro(screen)
+    enter_points(screen, "NS", 7, 9, 5)
+    expect(screen.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    screen.get_by_test_id("pedro-mode-cards").check()
+    screen.get_by_test_id("pedro-settings").locator("summary").click()
+    screen.get_by_test_id("pedro-card-A-NS").check()
 
-    small = [t for t in tab.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
+    small = [t for t in screen.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
     assert small == []
-    radios = tab.locator("[data-testid^='pedro-card-'][type=radio]")
+    radios = screen.locator("[data-testid^='pedro-card-'][type=radio]")
     expect(radios).to_have_count(18)
     # Each point card is a group named by the card; each choice is named by the text it shows.
     for card, name in [("A", "A♥"), ("pedro", "5♥"), ("low", "5♦")]:
-        group = tab.get_by_role("radiogroup", name=re.compile(re.escape(name)))
+        group = screen.get_by_role("radiogroup", name=re.compile(re.escape(name)))
         for team, label in [("NS", "NS"), ("EW", "EW"), ("none", "なし")]:
             radio = group.get_by_role("radio", name=label, exact=True)
             expect(radio).to_have_attribute("data-testid", f"pedro-card-{card}-{team}")
             assert radio.get_attribute("aria-label") is None
-    expect(tab.get_by_test_id("pedro-card-low")).to_contain_text("ロー・ペドロ（5点）")
-    assert tab.evaluate(CONTRAST, "panel-pedro") == []
+    expect(screen.get_by_test_id("pedro-card-low")).to_contain_text("ロー・ペドロ（5点）")
+    assert screen.evaluate(CONTRAST, "panel-pedro") == []
 
 
 def test_one_natural_word_per_concept(page, open_game):

@@ -4,7 +4,7 @@
 // the card; the totals stay in view in a bar at the bottom while cards are tapped.
 
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, rankingStrip, rerender } from './dom.js';
+import { h, rankingStrip, rerender, showAnswer } from './dom.js';
 import { t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -31,6 +31,7 @@ let refused = null; // {prefix, color, value}: a card tapped with no copy left, 
 
 function newPlayer() { return { name: '', cards: [] }; }
 const colorName = (color) => t(`apero.color.${color}`);
+const signed = (n) => `${n > 0 ? '+' : ''}${n}`;
 const cardText = (card) => `${colorName(card.color)} ${card.value}`;
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
 
@@ -249,11 +250,11 @@ function tableStrip() {
 function optionsView() {
   const result = pick.result;
   if (!result) return null;
-  return h('ol', { class: 'pick-options', testid: 'apero-pick-options' }, result.options.map((option, k) => {
-    const rivals = option.gains.filter((g) => g.gain > 0).map((g) => `${g.name} ${g.gain > 0 ? '+' : ''}${g.gain}`);
+  return h('ol', { class: 'pick-options', testid: 'apero-pick-options', 'aria-label': t('apero.pick.options') }, result.options.map((option, k) => {
+    const rivals = option.gains.filter((g) => g.gain > 0).map((g) => `${g.name} ${signed(g.gain)}`);
     return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `apero-pick-option-${k}` },
       h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), `${option.label} ${option.card.value}`),
-      ' ', h('span', { class: 'total', testid: `apero-pick-gain-${k}` }, `${option.gain > 0 ? '+' : ''}${option.gain}`),
+      ' ', h('span', { class: 'total', testid: `apero-pick-gain-${k}` }, signed(option.gain)),
       h('span', { class: 'unit' }, t('apero.points')),
       k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
       h('p', { class: 'explanation' }, option.explanation),
@@ -303,14 +304,19 @@ export function render(focusFallback) {
   ], focusFallback);
   live.setAttribute('aria-label', t('apero.results'));
   rerender(live, [errorBox(state.placed, 'apero-error'), resultView()]);
-  // The bar also carries 「どれを取る？」's best card: its options may be below the fold.
+  // The bar also carries 「どれを取る？」's best card, and a button that brings the ranked
+  // options into view with the focus: they may be below the fold while table cards are tapped.
   const best = pick.result?.options?.[0];
   rerender(totals, [
     state.result && state.result.players.length ? [
       h('span', { class: 'sr-only' }, t('apero.totals')),
       ranking(state.result, 'apero-totals-ranking')] : null,
-    best ? h('p', { class: 'bar-advice', testid: 'apero-totals-best' },
-      t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: `${best.label} ${best.card.value}`, gain: `${best.gain > 0 ? '+' : ''}${best.gain}` })) : null,
+    best ? h('div', { class: 'bar-advice' },
+      h('p', { testid: 'apero-totals-best' },
+        t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: `${best.label} ${best.card.value}`, gain: signed(best.gain) })),
+      h('button', { type: 'button', class: 'small secondary', testid: 'apero-totals-options',
+        onclick: () => showAnswer(document.querySelector('[data-testid="apero-pick-options"]')) },
+      t('apero.pick.seeAll', { n: pick.result.options.length }))) : null,
   ]);
 }
 
