@@ -124,17 +124,6 @@ def test_a_card_button_is_named_by_what_it_shows(page):
     expect(page.get_by_role("button", name=re.compile(r"^赤 1 ?を追加。 ?手札 ?×1 ?、 ?残1$"))).to_be_visible()
 
 
-def test_the_print_layout_shows_the_scores_without_the_pickers(page):
-    open_apero(page)
-    enter_hand(page, 0, OFFICIAL_EXAMPLE, "アキ")
-    expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
-    page.emulate_media(media="print")
-    expect(page.get_by_test_id("apero-result-0")).to_be_visible()
-    expect(page.get_by_test_id("apero-p0-red-1")).to_be_hidden()
-    expect(page.get_by_test_id("apero-share")).to_be_hidden()
-    expect(page.get_by_test_id("tab-apero")).to_be_hidden()
-
-
 def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen):
     open_apero(screen)
     enter_hand(screen, 0, OFFICIAL_EXAMPLE, "Aki")

@@ -289,15 +289,16 @@ export function render(focusFallback) {
   if (!root) return;
   rerender(root, [
     h('h2', null, t('apero.title')),
-    h('p', { class: 'hint' }, t('apero.intro')),
-    h('div', { class: 'row' },
+    h('p', { class: 'hint no-print' }, t('apero.intro')),
+    h('div', { class: 'row no-print' },
       h('label', { for: 'apero-sets' }, t('apero.sets')),
       h('select', { id: 'apero-sets', testid: 'apero-sets', value: String(state.sets),
         onchange: (e) => { state.sets = Number(e.target.value); refused = null; change(); } },
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h('option', { value: String(n) }, t('apero.setsN', { n })))),
       h('span', { class: 'hint' }, t('apero.setsHint'))),
     fieldError(state.placed, 'sets', 'apero-sets-error'),
-    h('div', { class: 'players' }, state.players.map(playerSection)),
+    // Printed, the page is the results: the entry parts are no-print.
+    h('div', { class: 'players no-print' }, state.players.map(playerSection)),
     state.players.length < MAX_PLAYERS ? h('button', { type: 'button', id: 'apero-add-player', testid: 'apero-add-player',
       onclick: () => { state.players.push(newPlayer()); change(); } }, t('apero.addPlayer')) : null,
     pickSection(),

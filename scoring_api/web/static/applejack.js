@@ -779,12 +779,13 @@ export function mount(panel) {
   }
   boxes.root = panel;
   boxes.title = h('h2');
-  boxes.intro = h('p', { class: 'hint' });
-  boxes.players = h('div');
+  // Printed, the page is the orchard and the results: the entry parts are no-print.
+  boxes.intro = h('p', { class: 'hint no-print' });
+  boxes.players = h('div', { class: 'no-print' });
   boxes.orchard = h('div', { class: 'orchard-box' });
   boxes.board = h('div', { class: 'aj-board' }, boxes.orchard);
-  boxes.editor = h('div', { class: 'editor-box' });
-  boxes.actions = h('div');
+  boxes.editor = h('div', { class: 'editor-box no-print' });
+  boxes.actions = h('div', { class: 'no-print' });
   boxes.results = h('section', { class: 'results', 'aria-live': 'polite', testid: 'aj-results' });
   boxes.clear = h('button', { type: 'button', class: 'secondary', testid: 'aj-clear', onclick: clearOrchard });
   panel.replaceChildren(boxes.title, boxes.intro, boxes.players,

@@ -281,10 +281,10 @@ export function render(focusFallback) {
   if (!root) return;
   rerender(root, [
     h('h2', null, t('fairy.title')),
-    h('p', { class: 'hint' }, t('fairy.intro')),
-    state.setup ? h('details', { class: 'hint', testid: 'fairy-setup' },
+    h('p', { class: 'hint no-print' }, t('fairy.intro')),
+    state.setup ? h('details', { class: 'hint no-print', testid: 'fairy-setup' },
       h('summary', null, t('fairy.setup', { players: state.setup.players, mood: state.setup.starting_mood })), state.setup.explanation) : null,
-    h('form', { novalidate: true, onsubmit: (e) => { e.preventDefault(); score(true); } }, // the service's refusals, not the browser's bubbles
+    h('form', { class: 'no-print', novalidate: true, onsubmit: (e) => { e.preventDefault(); score(true); } }, // the service's refusals, not the browser's bubbles
       h('div', { class: 'players' }, state.players.map(playerBox)),
       h('div', { class: 'row' },
         state.players.length < MAX_PLAYERS ? h('button', { type: 'button', class: 'secondary', id: 'fairy-add-player', testid: 'fairy-add-player',

@@ -352,7 +352,7 @@ function entryForm() {
   const amounts = [];
   for (let a = r.min_bid; a <= r.max_bid; a += 1) amounts.push(a);
   // novalidate: the service's refusals, in the form's language and naming the box, not the browser's bubbles
-  return h('form', { class: 'card-box', testid: 'pedro-entry', novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(); } },
+  return h('form', { class: 'card-box no-print', testid: 'pedro-entry', novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(); } },
     h('h3', null, t('pedro.handN', { n: state.hands.length + 1 })),
     h('fieldset', { class: 'plain', disabled: over },
       h('div', { class: 'row end' },
@@ -419,7 +419,7 @@ function status() {
 
 function settings() {
   const r = rules();
-  return h('details', { class: 'card-box settings', testid: 'pedro-settings', open: state.settingsOpen, ontoggle: (e) => { state.settingsOpen = e.target.open; } },
+  return h('details', { class: 'card-box settings no-print', testid: 'pedro-settings', open: state.settingsOpen, ontoggle: (e) => { state.settingsOpen = e.target.open; } },
     h('summary', null, t('pedro.settings')),
     h('div', { class: 'settings-grid' }, RULES.map((rule) => {
       const id = `pedro-rule-${rule.key}`;
@@ -441,7 +441,7 @@ function settings() {
 
 export function render(focusFallback) {
   if (!root) return;
-  rerender(top, [h('h2', null, t('pedro.title')), h('p', { class: 'hint' }, t('pedro.intro')), settings()], focusFallback);
+  rerender(top, [h('h2', null, t('pedro.title')), h('p', { class: 'hint no-print' }, t('pedro.intro')), settings()], focusFallback);
   rerender(live, [status(), errorBox(state.placed, 'pedro-error'),
     state.result || !state.placed ? null : h('button', { type: 'button', class: 'secondary', id: 'pedro-retry', testid: 'pedro-retry',
       onclick: () => recompute(undefined, 'answer') }, t('pedro.retry'))]);
