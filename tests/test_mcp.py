@@ -163,7 +163,7 @@ def test_invalid_argument_in_english():
 def test_missing_and_unknown_arguments():
     error = document(call("score_apero", {"people": []}))["error"]
     assert error["code"] == "invalid_input"
-    assert error["details"] == {"players": ["必須の項目です。"], "people": ["知らない項目です。"]}
+    assert error["details"] == {"players": ["必須の項目です。"], "people": ["この項目は使えません。"]}
 
 
 def test_no_arguments_at_all():

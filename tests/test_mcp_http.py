@@ -81,7 +81,7 @@ def test_errors_are_tool_results_with_the_services_error_json_in_the_chosen_lang
     assert ja.structured_content["error"]["message"] == "入力に誤りがあります。details に項目ごとの理由があります。"
     en = mcp_session(base_url + "/mcp?lang=en", call)
     assert en.structured_content["error"]["details"] == {
-        "players[0].cards[0].value": ["Must be one of: -3, -2, -1, 1, 2, 3."]
+        "players[0].cards[0].value": ["Use one of these: -3, -2, -1, 1, 2, 3."]
     }
 
 

@@ -8,8 +8,9 @@ message marshmallow can give replaced by the catalogue's sentence for its key
   ``invalid`` by field type, ``too_large``...), or by the keys a field of ours names in
   its ``catalogue_messages`` (``{"invalid": ("validation.pedro_call", {})}``);
 * a validator's message by its kind and bounds (``Range(0, 20)`` says
-  ``validation.range_all`` with ``min`` and ``max``), or by the key it was given with
-  :func:`keyed`;
+  ``validation.range_all`` with ``min`` and ``max``; a ``Length`` counts a list's items,
+  ``validation.length_*``, or a text's characters, ``validation.text_length_*``), or by the
+  key it was given with :func:`keyed`;
 * a schema's ``unknown`` and ``type`` messages.
 
 A ``null`` says what to enter instead (``validation.enter_*``), from the field's type
@@ -82,7 +83,7 @@ def _localize_field(field: fields.Field, lang: str, seen: set[int]) -> None:
         name: _format_safe(_fill(found, lang)) if (found := _field_message(field, name)) else message
         for name, message in field.error_messages.items()
     }
-    field.validators = [_localize_validator(validator, lang) for validator in field.validators]
+    field.validators = [_localize_validator(validator, lang, field) for validator in field.validators]
     for inner in (
         getattr(field, "inner", None),
         getattr(field, "value_field", None),
@@ -135,10 +136,11 @@ def what_to_enter(field: fields.Field) -> Message:
     return "validation.enter_value", {}
 
 
-def _localize_validator(validator, lang: str):
-    """A copy of ``validator`` whose message is the catalogue's: its ``error`` is the
-    sentence's template (marshmallow fills ``{min}``, ``{max}``, ``{equal}``,
-    ``{choices}`` itself), or the sentence it was :func:`keyed` with."""
+def _localize_validator(validator, lang: str, field: fields.Field):
+    """A copy of ``validator`` (of ``field``) whose message is the catalogue's: its
+    ``error`` is the sentence's template (marshmallow fills ``{min}``, ``{max}``,
+    ``{choices}`` itself), a length's sentence filled in, or the sentence it was
+    :func:`keyed` with."""
     localized_copy = copy.copy(validator)
     keyed_message = getattr(validator, "catalogue_message", None)
     if keyed_message is not None:
@@ -146,7 +148,7 @@ def _localize_validator(validator, lang: str):
     elif isinstance(validator, validate.Range):
         localized_copy.error = template(_range_key(validator), lang)
     elif isinstance(validator, validate.Length):
-        localized_copy.error = template(_length_key(validator), lang)
+        localized_copy.error = _format_safe(_length_message(validator, field, lang))
     elif isinstance(validator, validate.OneOf):
         localized_copy.error = template("validation.one_of", lang)
     else:
@@ -168,14 +170,19 @@ def _range_key(span: validate.Range) -> str:
     }[inclusive]
 
 
-def _length_key(length: validate.Length) -> str:
-    if length.equal is not None:
-        return "validation.length_equal"
+def _length_message(length: validate.Length, field: fields.Field, lang: str) -> str:
+    """A length's sentence: a list's (or an object's) items, else a text's characters;
+    ``Length(4, 4)`` says exactly 4, ``Length(0, 15)`` at most 15."""
+    kind = "length" if isinstance(field, (fields.List, fields.Mapping)) else "text_length"
+    low = length.min or None  # at least 0 is no bound
+    if length.equal is not None or (low is not None and low == length.max):
+        equal = length.equal if length.equal is not None else low
+        return t(f"validation.{kind}_equal", lang, equal=equal)
     if length.max is None:
-        return "validation.length_min"
-    if length.min is None:
-        return "validation.length_max"
-    return "validation.length_all"
+        return t(f"validation.{kind}_min", lang, min=length.min)
+    if low is None:
+        return t(f"validation.{kind}_max", lang, max=length.max)
+    return t(f"validation.{kind}_all", lang, min=low, max=length.max)
 
 
 def _fill(message: Message, lang: str) -> str:

@@ -195,7 +195,7 @@ def test_too_many_copies_names_the_card_and_both_counts(client):
         "players[1].cards[0]": ["3 copies of purple -3 in the request, but 1 set(s) hold only 2."]
     }
     ja = error_of(client.post(URL, json={"players": players}))
-    assert ja["message"] == "紫 -3 が 3 枚ありますが、1 セットには 2 枚しかありません。"
+    assert ja["message"] == "紫-3が3枚ありますが、1セットには2枚しかありません。"
     assert client.post(URL, json={"sets": 2, "players": players}).status_code == 200
 
 
@@ -209,40 +209,44 @@ def test_value_the_colour_does_not_have(client):
 @pytest.mark.parametrize(
     "body, path, reason",
     [
-        ({"players": []}, "players", "Length must be between 1 and 20."),
-        ({}, "players", "Missing data for required field."),
-        ({"players": [{"name": "A", "cards": []}]}, "players[0].cards", "Length must be between 1 and 360."),
+        ({"players": []}, "players", "Give between 1 and 20 items."),
+        ({}, "players", "This is required."),
+        ({"players": [{"name": "A", "cards": []}]}, "players[0].cards", "Give between 1 and 360 items."),
         ({"players": [{"name": "A", "cards": [card("pink", 1)]}]}, "players[0].cards[0].color", None),
         ({"players": [{"name": "A", "cards": [card("red", 4)]}]}, "players[0].cards[0].value", None),
         (
             {"players": [{"name": "A", "cards": [card("red", "1")]}]},
             "players[0].cards[0].value",
-            "Not a valid integer.",
+            "Not a whole number.",
         ),
         (
             {"players": [{"name": "A", "cards": [card("red", True)]}]},
             "players[0].cards[0].value",
-            "Not a valid integer.",
+            "Not a whole number.",
         ),
         (
             {"players": [{"name": "A", "cards": [card("red", 1.5)]}]},
             "players[0].cards[0].value",
-            "Not a valid integer.",
+            "Not a whole number.",
         ),
-        ({"players": [{"name": "A", "cards": "red 1"}]}, "players[0].cards", "Not a valid list."),
-        ({"players": [{"name": 7, "cards": [card("red", 1)]}]}, "players[0].name", "Not a valid string."),
-        ({"players": [{"name": "", "cards": [card("red", 1)]}]}, "players[0].name", "Length must be between 1 and 40."),
+        ({"players": [{"name": "A", "cards": "red 1"}]}, "players[0].cards", "Enter a list of items."),
+        ({"players": [{"name": 7, "cards": [card("red", 1)]}]}, "players[0].name", "Enter some text."),
+        ({"players": [{"name": "", "cards": [card("red", 1)]}]}, "players[0].name", "Use between 1 and 40 characters."),
         (
             {"sets": 0, "players": [{"name": "A", "cards": [card("red", 1)]}]},
             "sets",
-            "Must be greater than or equal to 1 and less than or equal to 10.",
+            "Must be from 1 to 10.",
         ),
         ({"sets": MAX_SETS + 1, "players": [{"name": "A", "cards": [card("red", 1)]}]}, "sets", None),
-        ({"players": [{"name": "A", "cards": [card("red", 1)], "score": 3}]}, "players[0].score", "Unknown field."),
+        (
+            {"players": [{"name": "A", "cards": [card("red", 1)], "score": 3}]},
+            "players[0].score",
+            "This item cannot be used.",
+        ),
         (
             {"players": [{"name": "A", "cards": [{"color": "red"}]}]},
             "players[0].cards[0].value",
-            "Missing data for required field.",
+            "This is required.",
         ),
     ],
 )

@@ -38,16 +38,19 @@ def test_the_options_best_first_with_what_each_denies(client):
         "score": 9,
         "expression": "(-1 + -2) × -3",
         "gains": [{"name": "Ben", "gain": 12}],
-        "explanation": "紫 -3 を取ると +7 点（紫: (-1 + -2) × -3 = 9）。取らなければ Benさんが +12 点得られます。",
+        "explanation": "紫-3を取ると+7点（紫: (-1 + -2) × -3 = 9）。見送ると、Benさんがこれを取って得点を12点増やすかもしれません。",
     }
-    assert answer["explanation"] == "Akiさんには 紫 -3（+7 点）がいちばん得です。"
+    assert answer["explanation"] == "Akiさんには紫-3（+7点）がいちばん得です。"
 
 
 def test_english_and_a_card_that_helps_nobody_else(client):
     body = {**BODY, "table": [card("blue", 3)]}
     answer = client.post(f"{URL}?lang=en", json=body).get_json()
     [option] = answer["options"]
-    assert option["explanation"] == "Taking blue 3: +3 for you (blue: 3 = 3). Left on the table, it could give Ben +3."
+    assert (
+        option["explanation"]
+        == "Taking blue 3: +3 for you (blue: 3 = 3). If you leave it, Ben could take it and score 3 more."
+    )
     body["players"][1] = {"name": "Ben", "cards": []}
     alone = client.post(f"{URL}?lang=en", json={**body, "players": [BODY["players"][0]]}).get_json()
     assert alone["options"][0]["gains"] == []
@@ -63,7 +66,7 @@ def test_at_the_start_nobody_holds_a_card(client):
     }
     [option] = client.post(URL, json=body).get_json()["options"]
     assert (option["gain"], option["gains"]) == (-1, [{"name": "Aki", "gain": -1}])
-    assert option["explanation"] == "紫 -1 を取ると -1 点（紫: -1 = -1）。"  # it gives nobody anything
+    assert option["explanation"] == "紫-1を取ると-1点（紫: -1 = -1）。"  # it gives nobody anything
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,7 @@ def test_placement_at_a_board_beehive(client):
     body = client.post(f"{BASE}/placement", json={"orchard": orchard, "tile": tile, "pay": True}).get_json()
     (connection,) = body["connections"]
     assert (connection["neighbour"], connection["neighbour_field"], connection["honey"]) == ("board", None, 2)
-    assert connection["explanation"] == "左（w）の辺: このタイルの巣箱4とボードの巣箱2がつながる → 低い方の2"
+    assert connection["explanation"] == "左の辺: このタイルの巣箱4とボードの巣箱2がつながる → 低い方の2"
     assert body["honey"] == -2
 
 
@@ -188,7 +188,7 @@ def test_starting_honey_explained(client):
     assert client.get(f"{BASE}/starting-honey?players=3&lang=en").get_json()["explanation"] == (
         "3 players: seat 1: 16, seat 2: 19, seat 3: 22"
     )
-    assert client.get(f"{BASE}/starting-honey?players=1").get_json()["explanation"] == "ソロ: 最初のハチミツ 14"
+    assert client.get(f"{BASE}/starting-honey?players=1").get_json()["explanation"] == "ソロ: 初期ハチミツ14個"
 
 
 @pytest.mark.parametrize("query", ["players=0", "players=5", "players=two", ""])
@@ -268,7 +268,7 @@ def test_other_schema_refusals(client):
             {"tiles": [{"field": 2, "pasture": True, "apples": {"red": 2}}]},
             "pasture_with_features",
             "orchard.tiles[0].apples",
-            "The pasture on field 2 carries apples; a pasture shows nothing (no apples, blossoms, beehives or price).",
+            "The pasture on field 2 is given apples; a pasture shows nothing (no apples, blossoms, beehives or price).",
         ),
         (
             {"tiles": [], "board": {"beehives": [{"field": 10, "edge": "e", "value": 3}]}},
@@ -286,7 +286,7 @@ def test_other_schema_refusals(client):
             {"tiles": [], "board": {"apples": [{"variety": "red", "fields": [1, 3]}]}},
             "board_apple_fields_apart",
             "orchard.board.apples[0].fields",
-            "The board apple's fields 1, 3 do not share an edge reaching the rim; an apple touches one border field or two neighbours meeting at the rim.",
+            "Fields 1, 3 are given as touching a board apple, but they do not meet at the rim; an apple touches one border field or two neighbours meeting at the rim.",
         ),
         (
             {
@@ -311,8 +311,8 @@ def test_rule_refusals_in_japanese(client):
     orchard = {"tiles": [], "board": {"beehives": [{"field": 1, "edge": "e", "value": 3}]}}
     error = error_of(client.post(f"{BASE}/final", json={"orchard": orchard, "supply": 0}))
     assert error["message"] == (
-        "畑1の右（e）の辺は盤の外周ではありません。ボードの巣箱は外周の辺にあります"
-        "（この畑の外周の辺: 左（w）、左上（nw）、右上（ne））。"
+        "畑1の右の辺はボードの外周ではありません。ボードの巣箱は外周の辺にあります"
+        "（この畑の外周の辺: 左、左上、右上）。"
     )
 
 

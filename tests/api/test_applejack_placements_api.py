@@ -35,9 +35,9 @@ def test_every_option_best_first_and_the_top_three_explained(client):
     tree = next(o for o in answer["options"] if o["field"] == 3 and o["pay"] and o["rotation"] == 0)
     assert (tree["beehives"], tree["honey_now"], tree["final_if_now"]) == (["w"], -2, 12)
     assert answer["explanation"] == (
-        "1. 畑3に牧草地の面で置く: いま +2、ここで終われば12点。"
-        "2. 畑4に牧草地の面で置く: いま +2、ここで終われば12点。"
-        "3. 畑5に牧草地の面で置く: いま +2、ここで終われば12点。"
+        "1. 畑3に牧草地の面で置く: いまハチミツ+2、ここで終われば12点。"
+        "2. 畑4に牧草地の面で置く: いまハチミツ+2、ここで終われば12点。"
+        "3. 畑5に牧草地の面で置く: いまハチミツ+2、ここで終われば12点。"
     )
 
 

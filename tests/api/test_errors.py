@@ -96,7 +96,7 @@ def test_a_body_that_is_not_an_object(client, body):
 
     response = client.post(URL, data=json.dumps(body), content_type="application/json")
     assert response.status_code == 400
-    assert error_of(response)["details"] == {"$": ["型が違います（オブジェクトが必要です）。"]}
+    assert error_of(response)["details"] == {"$": ["この部分の入力の形が正しくありません。"]}
 
 
 def test_unknown_lang_is_a_400_naming_lang(client):

@@ -71,7 +71,7 @@ def test_plain_win_in_japanese_by_default(client):
         ],
         "winners": ["Aki"],
         "decided_by": "score",
-        "explanation": "Akiさんが 7点で最高得点、勝利です。",
+        "explanation": "Akiさんが7点で最高得点となり、勝利です。",
     }
 
 
@@ -109,7 +109,7 @@ def test_tie_broken_by_mood(client):
     )
     ja = client.post(SCORE, json=body).get_json()
     assert ja["explanation"] == (
-        "Aki、Benが4点で同点です。同点のプレイヤーは誰も〈きらきら〉を持っていないので、ゴキゲンが最も高いBenさん（ゴキゲン 3）の勝利です。"
+        "Aki、Benが4点で同点です。同点のプレイヤーは誰も〈きらきら〉を持っていないので、ゴキゲンが最も高いBenさん（ゴキゲン3）の勝利です。"
     )
 
 
@@ -149,7 +149,7 @@ def test_eliminated_player_scores_null_and_cannot_win(client):
         "Akiさんは脱落したので得点しません（脱落したプレイヤーはタカラモノカードをすべて捨て札にしています）。"
     )
     assert result["players"][2]["explanation"] == "Choさん: のろい -2 + 石 1 = -1点"
-    assert result["explanation"] == "Akiは脱落したので得点計算に加わりません。Choさんが -1点で最高得点、勝利です。"
+    assert result["explanation"] == "Akiは脱落したので得点計算に加わりません。Choさんが-1点で最高得点となり、勝利です。"
 
 
 def test_single_survivor_wins(client):
@@ -230,36 +230,36 @@ def test_more_than_fifteen_treasures_in_all_hands_is_refused(client):
         (
             [player("Aki", -1), player("Ben", 1)],
             "players[0].mood",
-            "Must be greater than or equal to 0 and less than or equal to 20.",
+            "Must be from 0 to 20.",
         ),
         ([player("Aki", 21), player("Ben", 1)], "players[0].mood", None),
-        ([player("Aki", 1)], "players", "Length must be between 2 and 5."),
-        ([player(f"P{i}", 1) for i in range(6)], "players", "Length must be between 2 and 5."),
+        ([player("Aki", 1)], "players", "Give between 2 and 5 items."),
+        ([player(f"P{i}", 1) for i in range(6)], "players", "Give between 2 and 5 items."),
         (
             [player("Aki", 1, *[treasure("石", 1)] * 16), player("Ben", 1)],
             "players[0].treasures",
-            "Length must be between 0 and 15.",
+            "Give at most 15 items.",
         ),
         (
             [player("Aki", 1, treasure("石", 101)), player("Ben", 1)],
             "players[0].treasures[0].points",
-            "Must be greater than or equal to -100 and less than or equal to 100.",
+            "Must be from -100 to 100.",
         ),
         ([player("Aki", 1, treasure("", 1)), player("Ben", 1)], "players[0].treasures[0].name", None),
-        ([player("A" * 41, 1), player("Ben", 1)], "players[0].name", "Length must be between 1 and 40."),
-        ([{**player("Aki", 1), "score": 3}, player("Ben", 1)], "players[0].score", "Unknown field."),
+        ([player("A" * 41, 1), player("Ben", 1)], "players[0].name", "Use between 1 and 40 characters."),
+        ([{**player("Aki", 1), "score": 3}, player("Ben", 1)], "players[0].score", "This item cannot be used."),
         (
             [player("Aki", 1, {"name": "石", "points": 1, "effect": "x"}), player("Ben", 1)],
             "players[0].treasures[0].effect",
-            "Unknown field.",
+            "This item cannot be used.",
         ),
-        ([{**player("Aki", 1), "eliminated": 1}, player("Ben", 1)], "players[0].eliminated", "Not a valid boolean."),
+        ([{**player("Aki", 1), "eliminated": 1}, player("Ben", 1)], "players[0].eliminated", "Answer yes or no."),
         (
             [{"name": "Aki", "mood": 1, "treasures": []}, player("Ben", 1)],
             "players[0].eliminated",
-            "Missing data for required field.",
+            "This is required.",
         ),
-        ([player("Aki", "3"), player("Ben", 1)], "players[0].mood", "Not a valid integer."),
+        ([player("Aki", "3"), player("Ben", 1)], "players[0].mood", "Not a whole number."),
     ],
 )
 def test_invalid_input_names_the_field(client, players, path, reason):
@@ -274,8 +274,8 @@ def test_unknown_top_level_field_and_japanese_validation_message(client):
     error = error_of(client.post(SCORE, json={"players": [player("Aki", -1), player("B", 1)], "round": 1}))
     assert error["message"] == "入力に誤りがあります。details に項目ごとの理由があります。"
     assert error["details"] == {
-        "round": ["知らない項目です。"],
-        "players[0].mood": ["0 以上 20 以下にしてください。"],
+        "round": ["この項目は使えません。"],
+        "players[0].mood": ["0以上20以下にしてください。"],
     }
 
 
@@ -315,7 +315,7 @@ def test_setup_refuses_bad_queries(client, query):
 
 def test_setup_refusal_names_the_range(client):
     error = error_of(client.get(SETUP + "?players=6&lang=en"))
-    assert error["details"] == {"players": ["Must be greater than or equal to 2 and less than or equal to 5."]}
+    assert error["details"] == {"players": ["Must be from 2 to 5."]}
 
 
 # -- End check -------------------------------------------------------------------------

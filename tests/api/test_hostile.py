@@ -112,7 +112,7 @@ def test_a_finite_float_still_reaches_the_schema(client):
     raw = '{"sets": 2.5e-1, "players": [{"name": "A", "cards": [{"color": "red", "value": 1}]}]}'
     response = client.post("/api/v1/apero/score?lang=en", data=raw, content_type="application/json")
     assert response.status_code == 400
-    assert response.get_json()["error"]["details"] == {"sets": ["Not a valid integer."]}
+    assert response.get_json()["error"]["details"] == {"sets": ["Not a whole number."]}
 
 
 @pytest.mark.parametrize(

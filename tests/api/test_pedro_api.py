@@ -51,8 +51,8 @@ def test_auction_forced_dealer_in_english(client):
 @pytest.mark.parametrize(
     "lang, message",
     [
-        ("ja", "入札は1周で4人分です（ディーラーの左から順に4つ）。受け取った数: {}。"),
-        ("en", "The auction is one round of four calls, from the dealer's left; got {}."),
+        ("ja", "宣言（入札かパス）は、ディーラーの左隣から1周、4人分を入力してください（入力された数: {}）。"),
+        ("en", "Enter one round of four calls (a bid or a pass each), starting at the dealer's left ({} given)."),
     ],
 )
 def test_the_auction_is_exactly_four_calls(client, calls, lang, message):
@@ -126,7 +126,7 @@ def test_trick_with_hands_checks_the_follow_rule(client):
     [
         (
             "ja",
-            "Eは3Cを出せません: リード KD（切り札 H）に対しては、リードと同じスートか切り札"
+            "Eは3Cを出せません。リードはKD（切り札はH）なので、リードと同じスートか切り札"
             "（ロー・ペドロを含む）を持っていれば、そのどちらかを出す必要があります（出せるカード: AH）。",
         ),
         (
@@ -229,7 +229,7 @@ def test_every_trump_spelling_is_accepted(client, trump):
 @pytest.mark.parametrize(
     "lang, message",
     [
-        ("en", "Must be one of: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
+        ("en", "Use one of these: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤."),
         ("ja", "次のどれかにしてください: H, D, C, S, h, d, c, s, ♥, ♡, ♦, ♢, ♣, ♧, ♠, ♤"),
     ],
 )
@@ -476,7 +476,7 @@ def test_hand_refusals(client, extra, code, path):
     [
         (
             "ja",
-            "NS 4点・EW 9点という分け方はありえません。得点札は1、1、1、1、5、5点の6枚なので、"
+            "NS 4点・EW 9点という分け方はありえません。得点カードは1、1、1、1、5、5点の6枚なので、"
             "NSが4点のとき、EWは0、5、10点のどれかです。",
         ),
         (

@@ -250,7 +250,9 @@ def test_the_error_messages_speak_the_models_language(client):
         ja.get_json()["error"]["message"]
         == "messages[0].role: 次のどれかにしてください: system, developer, user, assistant"
     )
-    assert en.get_json()["error"]["message"] == "messages[0].role: Must be one of: system, developer, user, assistant."
+    assert (
+        en.get_json()["error"]["message"] == "messages[0].role: Use one of these: system, developer, user, assistant."
+    )
     unknown = client.post(
         "/v1/chat/completions", json={"model": "gpt-4o", "messages": [{"role": "user", "content": "x"}]}
     )

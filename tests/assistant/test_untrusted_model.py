@@ -214,7 +214,7 @@ def test_at_most_eight_calls_run_per_round_and_every_call_gets_its_tool_message(
         "error": {
             "code": "too_many_tool_calls",
             "details": {},
-            "message": "1 回の応答で実行するツール呼び出しは 8 件までです。この呼び出しは実行していません。必要なら次の応答で呼び直してください。",
+            "message": "1回の応答で実行するツール呼び出しは8件までです。この呼び出しは実行していません。必要なら次の応答で呼び直してください。",
         }
     }
     assert results[8:] == [skipped, skipped]
@@ -307,7 +307,7 @@ def test_the_deadline_message_in_japanese(fake_model):
     fake_model.play(hang())
     error = ask(client).get_json()["error"]
     assert (
-        error["message"] == "チャットが制限時間（1 秒）内に終わりませんでした。しばらくしてからもう一度試してください。"
+        error["message"] == "チャットが制限時間（1 秒）内に終わりませんでした。しばらくしてからもう一度お試しください。"
     )
     fake_model.play()
 

@@ -50,23 +50,23 @@ def test_tapping_a_hand_card_removes_it_and_players_are_compared(page, open_game
 def test_a_card_beyond_the_sets_is_refused_at_the_card_with_a_set_to_add(page, open_game):
     open_game("apero")
     red_3 = page.get_by_test_id("apero-p0-red-3")
-    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残1")  # one set holds a single red 3
-    expect(page.get_by_test_id("apero-p0-red-2-left")).to_have_text("残3")
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残り1")  # one set holds a single red 3
+    expect(page.get_by_test_id("apero-p0-red-2-left")).to_have_text("残り3")
     red_3.click()
-    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残0")
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残り0")
     expect(red_3).to_have_attribute("aria-disabled", "true")
     red_3.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled; a finger does not
 
     refused = page.get_by_test_id("apero-p0-refused")
-    expect(refused).to_contain_text("赤 3はもう残っていません（1セットで1枚）")
+    expect(refused).to_contain_text("赤3はもう残っていません（1セットで1枚）")
     expect(page.get_by_test_id("apero-total-0")).to_have_text("3")  # the second red 3 was not added
     expect(page.get_by_test_id("apero-p0-hand-1")).to_have_count(0)
 
-    page.get_by_test_id("apero-p0-add-set").click()  # 「2セットにして赤 3を追加」
+    page.get_by_test_id("apero-p0-add-set").click()  # 「2セットにして赤3を追加」
     expect(page.get_by_test_id("apero-sets")).to_have_value("2")
     expect(page.get_by_test_id("apero-total-0")).to_have_text("9")  # 3 × 3
     expect(refused).to_have_count(0)
-    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残0")
+    expect(page.get_by_test_id("apero-p0-red-3-left")).to_have_text("残り0")
 
 
 def test_a_hand_beyond_the_deck_after_fewer_sets_shows_the_error_next_to_the_cards(page, open_game):
@@ -79,7 +79,7 @@ def test_a_hand_beyond_the_deck_after_fewer_sets_shows_the_error_next_to_the_car
 
     error = page.get_by_test_id("apero-error-0")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("赤 3")
+    expect(error).to_contain_text("赤3")
     expect(page.get_by_test_id("apero-player-0").get_by_test_id("apero-error-0")).to_be_visible()
 
     page.get_by_test_id("apero-sets").select_option("2")
@@ -113,13 +113,13 @@ def test_which_card_to_take_ranks_the_table_cards_for_the_chosen_player(page, op
     page.get_by_test_id("apero-table-purple--3").click()
 
     # Aki: purple -1 -2 -3 (9) with -3 scores (-1 + -3) × (-2 + -3) = 20 (+11); green 2 3 (6) with 1: 9 (+3)
-    expect(page.get_by_test_id("apero-pick-option-0")).to_contain_text("紫 -3")
+    expect(page.get_by_test_id("apero-pick-option-0")).to_contain_text("紫-3")
     expect(page.get_by_test_id("apero-pick-gain-0")).to_have_text("+11")
     expect(page.get_by_test_id("apero-pick-option-0")).to_contain_text("Ben +8")  # -2 becomes -2 × -3 = 6
-    expect(page.get_by_test_id("apero-pick-option-1")).to_contain_text("緑 1")
+    expect(page.get_by_test_id("apero-pick-option-1")).to_contain_text("緑1")
     expect(page.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")
     best = page.get_by_test_id("apero-totals-best")  # in the bar at the bottom: in view while tapping
-    expect(best).to_have_text("Akiのおすすめ: 紫 -3（+11点）")
+    expect(best).to_have_text("Akiのおすすめ: 紫-3（+11点）")
     box = best.bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"], box
 
@@ -134,10 +134,10 @@ def test_a_table_card_beyond_the_deck_is_shown_at_the_table(page, open_game):
     page.get_by_test_id("apero-p0-red-3").click()
     page.get_by_test_id("apero-pick-open").click()
     page.get_by_test_id("apero-table-red-3").click(force=True)  # one set holds a single red 3, in the hand
-    expect(page.get_by_test_id("apero-table-refused")).to_contain_text("赤 3はもう残っていません")
+    expect(page.get_by_test_id("apero-table-refused")).to_contain_text("赤3はもう残っていません")
     expect(page.get_by_test_id("apero-table-card-0")).to_have_count(0)
 
     page.get_by_test_id("apero-sets").select_option("2")
     page.get_by_test_id("apero-table-red-3").click()
     page.get_by_test_id("apero-sets").select_option("1")  # now the deck is short: the service says where
-    expect(page.get_by_test_id("apero-table-error")).to_contain_text("赤 3")
+    expect(page.get_by_test_id("apero-table-error")).to_contain_text("赤3")

@@ -19,7 +19,7 @@ def test_thirty_fast_clicks_give_thirty_cards(screen):
     tab = screen
     open_apero(tab)
     tab.get_by_test_id("apero-sets").select_option("10")  # 10 sets hold 30 red 2s
-    expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残30")
+    expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残り30")
     button = tab.get_by_test_id("apero-p0-red-2")
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
@@ -35,7 +35,7 @@ def test_thirty_fast_clicks_give_thirty_cards(screen):
         " return [r.x, r.y]; }"
     )
     assert [round(v) for v in moved] == [round(box["x"]), round(box["y"])], "the button moved under the pointer"
-    expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残0")
+    expect(tab.get_by_test_id("apero-p0-red-2-left")).to_have_text("残り0")
     expect(tab.get_by_test_id("apero-total-0")).to_have_text("1073741824")  # 2 × 2 × ... × 2 = 2^30
 
 
@@ -58,7 +58,8 @@ def test_the_totals_stay_in_view_while_cards_are_tapped(page):
     expect(page.get_by_test_id("apero-p0-running")).to_have_text("16点")
 
 
-def test_a_reload_keeps_the_table(page):
+def test_a_reload_keeps_the_table(screen):
+    page = screen
     open_apero(page)
     page.get_by_test_id("apero-sets").select_option("2")
     enter_hand(page, 0, OFFICIAL_EXAMPLE, "アキ")
@@ -71,7 +72,8 @@ def test_a_reload_keeps_the_table(page):
     expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
 
 
-def test_a_shared_link_opens_the_same_table_in_a_fresh_browser(page, browser, base_url):
+def test_a_shared_link_opens_the_same_table_in_a_fresh_browser(screen, browser, base_url):
+    page = screen
     open_apero(page)
     enter_hand(page, 0, OFFICIAL_EXAMPLE, "アキ")
     enter_hand(page, 1, [("blue", 3)], "ベン")
@@ -80,7 +82,7 @@ def test_a_shared_link_opens_the_same_table_in_a_fresh_browser(page, browser, ba
     link = page.get_by_test_id("apero-share-text").input_value()
     assert link.startswith(base_url + "#apero:"), link
 
-    other = browser.new_context(viewport=PHONE, locale="ja-JP", service_workers="block")
+    other = browser.new_context(viewport=page.viewport_size, locale="ja-JP", service_workers="block")
     try:
         tab = other.new_page()
         tab.goto(link)
@@ -119,9 +121,11 @@ def test_the_scoreboard_copies_as_text(page):
 def test_a_card_button_is_named_by_what_it_shows(page):
     open_apero(page)
     # the screen reader's words and the visible ones (the browser puts spaces between the parts)
-    expect(page.get_by_role("button", name=re.compile(r"^赤 1 ?を追加。 ?残2$"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^赤 1 ?を追加。 ?残り2$"))).to_be_visible()
     page.get_by_test_id("apero-p0-red-1").click()
-    expect(page.get_by_role("button", name=re.compile(r"^赤 1 ?を追加。 ?手札 ?×1 ?、 ?残1$"))).to_be_visible()
+    expect(
+        page.get_by_role("button", name=re.compile(r"^赤 1 ?を追加。 ?取ったカード ?×1 ?、 ?残り1$"))
+    ).to_be_visible()
 
 
 def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen):
@@ -134,7 +138,7 @@ def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen)
         screen.get_by_test_id(f"apero-table-{card}").click()
 
     # the best card is in the bar while table cards are tapped; the button brings all of them
-    expect(screen.get_by_test_id("apero-totals-best")).to_have_text("Akiのおすすめ: 紫 -3（+11点）")
+    expect(screen.get_by_test_id("apero-totals-best")).to_have_text("Akiのおすすめ: 紫-3（+11点）")
     in_view(screen, "apero-totals-best")
     more = screen.get_by_test_id("apero-totals-options")
     expect(more).to_have_text("候補をすべて見る（3枚）")
@@ -142,7 +146,7 @@ def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen)
     wait_for_focus_in(screen, "apero-pick-options")
     in_view(screen, "apero-pick-options")
     expect(screen.get_by_test_id("apero-pick-options")).to_have_attribute(
-        "aria-label", "取るカードの候補（得点が増える順）"
+        "aria-label", "取るカードの候補（増える点数が多い順）"
     )
     expect(screen.get_by_test_id("apero-pick-gain-0")).to_have_text("+11")  # purple -3: (-1 + -3) × (-2 + -3) = 20
     expect(screen.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")  # green 1: (1 + 2) × 3 = 9

@@ -90,7 +90,7 @@ def test_the_final_result_opens_with_the_players_ranking(page):
 
     page.get_by_test_id("applejack-share-copy").click()
     expect(page.get_by_test_id("applejack-share-text")).to_have_value(
-        "アップルジャックの最終得点\nハナコ: 8\nタロウ: 6\n勝ち: ハナコ"
+        "アップルジャックの最終得点\nハナコ: 8\nタロウ: 6\n勝者: ハナコ"
     )
     page.get_by_test_id("lang-en").click()
     page.get_by_test_id("applejack-share-copy").click()
@@ -269,7 +269,7 @@ def test_the_services_refusal_is_shown_at_the_box_with_its_name(page, open_game)
             "code": "invalid_input",
             "message": "The input is invalid; details lists each field and the reason.",
             "details": {
-                "orchard.tiles[1].blossoms": ["Must be greater than or equal to 0 and less than or equal to 10."],
+                "orchard.tiles[1].blossoms": ["Must be from 0 to 10."],
                 "die": ["Enter one of these numbers: 1, 2, 3."],
             },
         }
@@ -279,9 +279,7 @@ def test_the_services_refusal_is_shown_at_the_box_with_its_name(page, open_game)
         lambda route: route.fulfill(status=400, content_type="application/json", body=json.dumps(refusal)),
     )
     page.get_by_test_id("aj-harvest-go").click()
-    expect(page.get_by_test_id("aj-field-errors")).to_have_text(
-        "Field 7, blossoms: Must be greater than or equal to 0 and less than or equal to 10."
-    )
+    expect(page.get_by_test_id("aj-field-errors")).to_have_text("Field 7, blossoms: Must be from 0 to 10.")
     expect(page.locator("#aj-editor-title")).to_contain_text("Field 7")
     expect(page.get_by_test_id("aj-blossoms")).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_test_id("aj-harvest-error")).to_have_text("Die: Enter one of these numbers: 1, 2, 3.")
@@ -518,7 +516,7 @@ def test_the_japanese_reads_naturally_and_the_beehive_is_never_honey(page, open_
     page.get_by_test_id("aj-field-9").click()
     texts.append(panel.inner_text())
     expect(page.get_by_test_id("aj-editor")).to_contain_text("巣箱のある辺")
-    expect(page.get_by_test_id("aj-editor")).to_contain_text("価格（巣箱の数字）")
+    expect(page.get_by_test_id("aj-editor")).to_contain_text("価格（巣箱＝ハチミツの絵の数字）")
     for action, result in [
         ("harvest", "aj-harvest-result"),
         ("final", "aj-final-result"),
@@ -530,7 +528,7 @@ def test_the_japanese_reads_naturally_and_the_beehive_is_never_honey(page, open_
     page.get_by_test_id("aj-field-10").click()
     page.get_by_test_id("aj-placement-go").click()
     placement = page.get_by_test_id("aj-placement-result")
-    expect(placement).to_contain_text("左（w）の辺: このタイルの巣箱2と畑9のタイルの巣箱3がつながる → 低い方の2")
+    expect(placement).to_contain_text("左の辺: このタイルの巣箱2と畑9のタイルの巣箱3がつながる → 低い方の2")
     expect(placement).to_contain_text("畑10に木の面で置く: 代金 −2、巣箱のつながり1個で +2 → 増減 +0")
     texts.append(panel.inner_text())
     for text in texts:

@@ -178,7 +178,7 @@ def test_offline_the_chat_says_so_and_gives_the_question_back(page, open_chat, f
     page.get_by_test_id("chat-send").click()
     expect(page.get_by_test_id("chat-error-1")).to_have_text(
         "いまはオフラインです。アイちゃんと話すにはサービスへの接続が必要です。"
-        "質問は入力欄に戻したので、接続が戻ったら送ってください。"
+        "質問は入力欄に残してあります。接続が回復したら送ってください。"
     )
     expect(page.get_by_test_id("chat-input")).to_have_value("2人の初期ハチミツは？")
     assert fake_model.requests == []

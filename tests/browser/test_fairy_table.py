@@ -58,9 +58,9 @@ def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(scre
     screen.get_by_test_id("fairy-p1-t0-points").fill("1000")
     screen.get_by_test_id("fairy-score").click()
     mood = screen.get_by_test_id("fairy-p0-mood-error")
-    expect(mood).to_have_text("Akiのゴキゲン: 0 以上 20 以下にしてください。")
+    expect(mood).to_have_text("Akiのゴキゲン: 0以上20以下にしてください。")
     points = screen.get_by_test_id("fairy-p1-t0-error")
-    expect(points).to_have_text("プレイヤー2のタカラモノ（1枚目）: -100 以上 100 以下にしてください。")
+    expect(points).to_have_text("プレイヤー2のタカラモノ（1枚目）: -100以上100以下にしてください。")
     screen.wait_for_function("document.activeElement?.id === 'fairy-p0-mood-error'")
     where = screen.evaluate(IN_VIEW_AND_FOCUSED, "fairy-p0-mood-error")
     assert where["inView"] and where["focused"], where
@@ -68,10 +68,8 @@ def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(scre
 
     screen.get_by_test_id("lang-en").click()
     screen.get_by_test_id("fairy-score").click()
-    expect(mood).to_have_text("Aki's mood: Must be greater than or equal to 0 and less than or equal to 20.")
-    expect(points).to_have_text(
-        "Player 2's 1st treasure: Must be greater than or equal to -100 and less than or equal to 100."
-    )
+    expect(mood).to_have_text("Aki's mood: Must be from 0 to 20.")
+    expect(points).to_have_text("Player 2's 1st treasure: Must be from -100 to 100.")
 
 
 def test_a_rule_refusal_says_what_to_do_in_words_not_json(page, open_game):
@@ -134,7 +132,7 @@ def test_the_whole_table_survives_a_reload(page, open_game):
     expect(page.get_by_test_id("fairy-p1-name")).to_have_value("Ben")
     expect(page.get_by_test_id("fairy-p2-out")).to_be_checked()
     expect(page.get_by_test_id("fairy-p3-t0-points")).to_have_value("-2")
-    expect(page.get_by_test_id("fairy-setup")).to_contain_text("4人プレイ: ゴキゲンは3から")
+    expect(page.get_by_test_id("fairy-setup")).to_contain_text("4人プレイの準備: ゴキゲンは3から")
     expect(page.get_by_test_id("fairy-top").locator("li")).to_have_text(ranking)  # scored again on opening
     expect(page.get_by_test_id("fairy-decided")).to_have_text("決め手: 〈きらきら〉（同点）")
 

@@ -31,7 +31,7 @@ def test_japanese_by_default_and_english_on_request_is_remembered(page, open_gam
 
     page.get_by_test_id("lang-ja").click()
     expect(page.get_by_test_id("tab-pedro")).to_have_text("ピードロ")
-    expect(page.get_by_test_id("pedro-explanation")).to_contain_text("目標 100")
+    expect(page.get_by_test_id("pedro-explanation")).to_contain_text("目標100点")
 
 
 def test_tabs_and_cards_work_from_the_keyboard(page, open_game):

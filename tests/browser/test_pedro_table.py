@@ -96,7 +96,7 @@ def link_for(data) -> str:
 def test_a_recorded_hand_brings_the_scoreboard_into_view_with_the_focus(screen):
     open_pedro(screen)
     set_rule(screen, "target", 20)
-    expect(screen.get_by_test_id("pedro-target")).to_have_text("目標 20点")
+    expect(screen.get_by_test_id("pedro-target")).to_have_text("目標20点")
     enter_points(screen, "NS", 7, 9, 5)
     expect(screen.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
     screen.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
@@ -178,7 +178,7 @@ def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
     page.get_by_test_id("pedro-points-EW").fill("1.5")  # not a whole number
     page.get_by_test_id("pedro-add").click()
     error = page.get_by_test_id("pedro-points-error")
-    expect(error).to_have_text("EWの点: 0 以上 14 以下の整数を入力してください。")
+    expect(error).to_have_text("EWの点: 0以上14以下の整数を入力してください。")
 
     page.get_by_test_id("lang-en").click()
     page.get_by_test_id("pedro-add").click()
@@ -190,7 +190,7 @@ def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
     page.get_by_test_id("pedro-rule-min_bid").fill("9")
     page.get_by_test_id("pedro-rule-min_bid").blur()
     forced = page.get_by_test_id("pedro-rule-dealer_forced_bid-error")
-    expect(forced).to_have_text("ディーラーの強制入札7は最低入札9以上、最高入札14以下にしてください。")
+    expect(forced).to_have_text("ディーラーの強制入札7は、入札の最低値9以上、最高値14以下にしてください。")
     expect(forced).to_be_focused()
 
     # Refusals whose service sentence names JSON fields (for API clients) are said in the
@@ -199,7 +199,7 @@ def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
     expect(page.get_by_test_id("pedro-rule-dealer_forced_bid-error")).to_have_count(0)
     refusal = {
         "code": "two_owner_missing",
-        "message": "切り札の2（2H）がプレイされています。ルール「dealt」では、どのチームが得点するか（two_dealt_to / two_played_by）を指定してください。",
+        "message": "切り札の2（2H）が出ています。このルールでは切り札の2の1点は取ったチームではなく、ルール設定で決めたチーム（配られたチーム、または出したプレイヤーのチーム）が得るので、そのチームを入力してください。",
         "details": {"hands[0].two_dealt_to": ["two_dealt_to / two_played_by"]},
     }
     page.route("**/api/v1/pedro/game*", lambda route: route.fulfill(status=400, json={"error": refusal}))
@@ -214,15 +214,15 @@ def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
         code="invalid_input",
         message="入力に誤りがあります。details に項目ごとの理由があります。",
         details={
-            "hands[0].bid.amount": ["7 以上 14 以下の整数を入力してください。"],
+            "hands[0].bid.amount": ["7以上14以下の整数を入力してください。"],
             "hands[3]": ["ゲームは終わっています。"],
         },
     )
     page.get_by_test_id("pedro-add").click()
-    expect(page.get_by_test_id("pedro-bid-error")).to_have_text("入札数: 7 以上 14 以下の整数を入力してください。")
+    expect(page.get_by_test_id("pedro-bid-error")).to_have_text("入札値: 7以上14以下の整数を入力してください。")
     box = page.get_by_test_id("pedro-error")
     expect(box).to_contain_text("入力に誤りがあります。赤く示した欄を直してください。")
-    expect(box).to_contain_text("ハンド 4: ゲームは終わっています。")
+    expect(box).to_contain_text("ハンド4: ゲームは終わっています。")
     for words in ("details", "null", "true", "[]", "two_dealt_to", "hands["):
         assert words not in page.get_by_test_id("panel-pedro").inner_text()
 
@@ -243,7 +243,7 @@ def test_the_game_and_the_hand_being_entered_survive_a_reload(page, open_game):
     page.get_by_test_id("tab-pedro").click()
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
     expect(page.get_by_test_id("pedro-score-EW")).to_have_text("5")
-    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 50点")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標50点")
     expect(page.get_by_test_id("pedro-team-EW")).to_be_checked()
     expect(page.get_by_test_id("pedro-amount")).to_have_value("9")
     expect(page.get_by_test_id("pedro-trump")).to_have_value("S")
@@ -260,7 +260,7 @@ def test_a_game_saved_before_versions_still_opens(page, open_game):
     page.get_by_test_id("tab-pedro").click()
     expect(page.get_by_test_id("pedro-score-EW")).to_have_text("10")
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text("4")
-    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 30点")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標30点")
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -305,7 +305,7 @@ def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, v
     expect(friend.get_by_test_id("pedro-score-NS")).to_have_text("11")
     expect(friend.get_by_test_id("pedro-score-EW")).to_have_text("17")
     expect(friend.get_by_test_id("pedro-ledger-1-EW")).to_have_text("+12 → 17")
-    expect(friend.get_by_test_id("pedro-target")).to_have_text("目標 50点")
+    expect(friend.get_by_test_id("pedro-target")).to_have_text("目標50点")
     other.close()
     context.close()
     assert not problems, problems
@@ -327,7 +327,7 @@ def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
     page.wait_for_selector("body[data-ready='true']")
     expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(1)
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
-    expect(page.get_by_test_id("pedro-target")).to_have_text("目標 100点")
+    expect(page.get_by_test_id("pedro-target")).to_have_text("目標100点")
     expect(page.get_by_test_id("pedro-amount").locator("option")).to_have_count(6)  # 7 to the kept maximum, 12
 
     # Links that hold no game leave the table kept on this phone as it was.
@@ -369,7 +369,7 @@ def test_one_natural_word_per_concept(page, open_game):
     enter_points(page, "NS", 7, 14, 0)
     enter_points(page, "EW", 7, 0, 14)
     expect(page.get_by_test_id("pedro-warning")).to_have_text(
-        "⚠ 両チームが目標まで7点以内です。次のハンドはビッダー・ゴーズ・アウト: 入札チームが入札を達成すれば、その場で勝ちです。"
+        "⚠ 両チームが目標まで7点以内です。次のハンドはビッダー・ゴーズ・アウトです。入札チームが入札を達成すれば、その時点で勝利です。"
     )
     expect(page.get_by_test_id("pedro-explanation")).to_contain_text("次のハンドはビッダー・ゴーズ・アウトです")
     page.get_by_test_id("pedro-mode-cards").check()
