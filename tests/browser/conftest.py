@@ -132,11 +132,15 @@ def screen(request, browser, base_url):
 
 
 def in_view(tab, testid):
-    """The element starts inside the viewport (its top part at least is visible)."""
-    box = tab.get_by_test_id(testid).bounding_box()
+    """The element starts inside the viewport (its top part at least is visible), within 5 s:
+    an answer arriving may replace the element while its box is read."""
     height = tab.viewport_size["height"]
-    assert box is not None and -1 <= box["y"] <= height - min(box["height"], 100), (testid, box, height)
-    return box
+    for _ in range(50):
+        box = tab.get_by_test_id(testid).bounding_box()
+        if box is not None and box["height"] > 0 and -1 <= box["y"] <= height - min(box["height"], 100):
+            return box
+        tab.wait_for_timeout(100)
+    raise AssertionError((testid, box, height))
 
 
 def wait_for_focus_in(tab, testid):

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from scoring_api.web import bp as web
 
-from .conftest import EXPECTED_CONSOLE, PHONE
+from .conftest import EXPECTED_CONSOLE, PHONE, SCREENS
 
 BANNER_JA = "オフラインです。入力は保存されます。得点の計算は接続が戻ってから行います。"
 BANNER_EN = "You are offline. Your entries are kept; scores are computed when the connection is back."
@@ -45,10 +45,12 @@ NEW_CACHE = """async (old) => {
 
 
 @pytest.fixture
-def context(browser, base_url):
-    """A phone-sized context that allows service workers; script errors, unexpected console
-    errors and requests to other origins fail the test."""
-    context = browser.new_context(viewport=PHONE, base_url=base_url, locale="ja-JP", service_workers="allow")
+def context(request, browser, base_url):
+    """A context that allows service workers, on the narrowest phone unless a test asks for
+    one of conftest's SCREENS; script errors, unexpected console errors and requests to
+    other origins fail the test."""
+    viewport = SCREENS[request.param] if hasattr(request, "param") else PHONE
+    context = browser.new_context(viewport=viewport, base_url=base_url, locale="ja-JP", service_workers="allow")
     problems: list[str] = []
 
     def watch(tab):
@@ -93,6 +95,7 @@ def precache_list(page) -> list[str]:
     return json.loads(re.search(r"^const PRECACHE = (\[.*?\]);$", source, re.S | re.M).group(1))
 
 
+@pytest.mark.parametrize("context", SCREENS, indirect=True)
 def test_the_form_opens_offline_and_says_scoring_needs_the_connection(context, base_url, shots):
     page = open_controlled(context)
     banner = page.get_by_test_id("offline-banner")
