@@ -64,7 +64,7 @@ def _too_many(error: RateLimitExceeded):
     if rate.multiples == 1:
         per = t(f"errors.rate_units.{rate.GRANULARITY.name}", lang)
     else:
-        per = f"{rate.multiples} " + t(f"errors.rate_units.{rate.GRANULARITY.name}s", lang)
+        per = t(f"errors.rate_units.{rate.GRANULARITY.name}s", lang, n=rate.multiples)
     refusal = ApiError(429, "rate_limited", "errors.rate_limited", seconds=seconds, amount=rate.amount, per=per)
     return api_error_body(refusal, lang), 429, {"Retry-After": str(seconds)}
 

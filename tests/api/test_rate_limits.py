@@ -47,7 +47,7 @@ def test_the_refusal_speaks_japanese_too():
     refused = score(client, lang="ja")
     seconds = refused.headers["Retry-After"]
     assert refused.get_json()["error"]["message"] == (
-        f"リクエストが多すぎます（上限: 10 分あたり1回）。{seconds}秒後にもう一度お試しください。"
+        f"リクエストが多すぎます（上限: 10分あたり1回）。{seconds}秒後にもう一度お試しください。"
     )
 
 
