@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, only_the_service
+from .test_pedro_form import enter_points
 
 # Text contrast of every visible text in a panel: the text colour (with the opacity of its
 # ancestors) over the background it stands on; inactive controls are exempt (WCAG 1.4.3).
@@ -67,14 +68,6 @@ def open_pedro(page, hash_part="pedro"):
     page.wait_for_selector("body[data-ready='true']")
     page.get_by_test_id("panel-pedro").wait_for(state="visible")
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text(re.compile(r"^-?\d+$"))
-
-
-def enter_points(page, team, amount, ns, ew):
-    page.get_by_test_id(f"pedro-team-{team}").check()
-    page.get_by_test_id("pedro-amount").select_option(str(amount))
-    page.get_by_test_id("pedro-points-NS").fill(str(ns))
-    page.get_by_test_id("pedro-points-EW").fill(str(ew))
-    page.get_by_test_id("pedro-add").click()
 
 
 def set_rule(page, key, value):

@@ -32,7 +32,8 @@ let refused = null; // {prefix, color, value}: a card tapped with no copy left, 
 function newPlayer() { return { name: '', cards: [] }; }
 const colorName = (color) => t(`apero.color.${color}`);
 const signed = (n) => `${n > 0 ? '+' : ''}${n}`;
-const cardText = (card) => t('apero.cardName', { color: colorName(card.color), value: card.value });
+/** 「赤1」 (ja) or 'red 1' (en); `label` is the colour's name when the service gave it. */
+const cardText = (card, label = colorName(card.color)) => t('apero.cardName', { color: label, value: card.value });
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
 
 function countOf(cards, color, value) {
@@ -253,7 +254,7 @@ function optionsView() {
   return h('ol', { class: 'pick-options', testid: 'apero-pick-options', 'aria-label': t('apero.pick.options') }, result.options.map((option, k) => {
     const rivals = option.gains.filter((g) => g.gain > 0).map((g) => `${g.name} ${signed(g.gain)}`);
     return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `apero-pick-option-${k}` },
-      h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), t('apero.cardName', { color: option.label, value: option.card.value })),
+      h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), cardText(option.card, option.label)),
       ' ', h('span', { class: 'total', testid: `apero-pick-gain-${k}` }, signed(option.gain)),
       h('span', { class: 'unit' }, t('apero.points')),
       k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
@@ -314,7 +315,7 @@ export function render(focusFallback) {
       ranking(state.result, 'apero-totals-ranking')] : null,
     best ? h('div', { class: 'bar-advice' },
       h('p', { testid: 'apero-totals-best' },
-        t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: t('apero.cardName', { color: best.label, value: best.card.value }), gain: signed(best.gain) })),
+        t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: cardText(best.card, best.label), gain: signed(best.gain) })),
       h('button', { type: 'button', class: 'small secondary', testid: 'apero-totals-options',
         onclick: () => showAnswer(document.querySelector('[data-testid="apero-pick-options"]')) },
       t('apero.pick.seeAll', { n: pick.result.options.length }))) : null,
