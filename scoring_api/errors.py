@@ -27,17 +27,45 @@ class ApiError(Exception):
         self.params = params
 
 
-def rule_error(error, namespace: str, lang: str, **display_facts) -> ApiError:
+#: How a request names one game term: a field, or the fields leading to it (``()``: the
+#: request has no field of its own there, e.g. a seat's cards are the list at its seat).
+RequestName = str | tuple[str, ...]
+
+
+def rule_error(error, namespace: str, lang: str, terms: dict[str, RequestName], /, **display_facts) -> ApiError:
     """A 400 for a game rule's refusal (:class:`scoring_api.games.errors.RuleError`).
 
     The message is ``<namespace>.<code>`` from the catalogue, filled with the error's
     facts (``display_facts`` override them, e.g. a colour's localized name); ``details``
-    carries the same message under the JSON path of the input at fault.
+    carries the same message under the JSON path of the input at fault: the error's
+    position in game terms, named as the operation's request names them (``terms``,
+    :func:`request_path`).
     """
     facts = {**error.facts, **display_facts}
     key = f"{namespace}.{error.code}"
     message = t(key, lang, **facts)
-    return ApiError(400, error.code, key, details={json_path(error.where): [message]}, **facts)
+    return ApiError(400, error.code, key, details={json_path(request_path(error.at, terms)): [message]}, **facts)
+
+
+def request_path(at: tuple, terms: dict[str, RequestName]) -> tuple:
+    """A rule's position in game terms as its request's path.
+
+    ``terms`` maps each term, spelled with the terms around it (``"player"``,
+    ``"player.card"``), to its :data:`RequestName`; keys pass through:
+    ``(("player", 1), ("card", 0))`` with ``{"player": "players", "player.card": "cards"}``
+    -> ``("players", 1, "cards", 0)``. A term the operation does not name is a
+    programming error, a LookupError (docs/development.md, "Adding an operation")."""
+    path: list = []
+    spelled = ""
+    for step in at:
+        term, key = (step, ()) if isinstance(step, str) else (step[0], (step[1],))
+        spelled = f"{spelled}.{term}" if spelled else term
+        if spelled not in terms:
+            raise LookupError(f"the request does not name the game term {spelled!r}")
+        named = terms[spelled]
+        path += [named] if isinstance(named, str) else named
+        path += key
+    return tuple(path)
 
 
 def json_path(where: tuple) -> str:

@@ -5,6 +5,11 @@ An :class:`Operation` names its path, its request and response schemas and a han
 a tool call, an MCP call and the chat all take: load the request with its marshmallow
 schema, apply the rules, dump the answer with the response schema.
 
+A rule refuses in the game's own terms (:class:`~scoring_api.games.errors.RuleError`'s
+position, e.g. ``(("player", 1), "name")``), since one rule serves several requests; each
+operation's ``terms`` say how its request names them, so the refusal points at a field of
+that request (``players[1].name``).
+
 Each game's module in :mod:`scoring_api.answers` registers its operations with
 :func:`operation`; :mod:`scoring_api.operations` lists the games.
 """
@@ -12,12 +17,12 @@ Each game's module in :mod:`scoring_api.answers` registers its operations with
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from marshmallow import Schema
 
-from .errors import rule_error
+from .errors import RequestName, rule_error
 from .games.errors import RuleError
 from .schemas.messages import localized
 
@@ -35,6 +40,10 @@ class Operation:
     tag: str  # the game: OpenAPI tag and the catalogue section of its refusals
     #: Optional ``(facts, lang) -> extra facts`` for refusal messages (localized names).
     display_facts: Callable[[dict, str], dict] | None = None
+    #: How the request names each game term its rules' refusals use, spelled with the
+    #: terms around it: ``{"player": "players", "player.name": "name"}``
+    #: (:func:`~scoring_api.errors.request_path`).
+    terms: dict[str, RequestName] = field(default_factory=dict, compare=False)
 
     def run(self, payload, lang: str) -> dict:
         """Load ``payload`` with the request schema, apply the rules, dump the answer.
@@ -46,7 +55,7 @@ class Operation:
             answer = self.handler(request, lang)
         except RuleError as error:
             shown = self.display_facts(error.facts, lang) if self.display_facts else {}
-            raise rule_error(error, self.tag, lang, **shown) from None
+            raise rule_error(error, self.tag, lang, self.terms, **shown) from None
         return self.response_schema.dump(answer)
 
     @cached_property
@@ -59,11 +68,11 @@ class Operation:
         return self.response()
 
 
-def operation(registry: list[Operation], **fields) -> Callable:
+def operation(registry: list[Operation], **declared) -> Callable:
     """Register the decorated handler in ``registry`` (its game's list) as an operation."""
 
     def register(handler):
-        registry.append(Operation(handler=handler, **fields))
+        registry.append(Operation(handler=handler, **declared))
         return handler
 
     return register

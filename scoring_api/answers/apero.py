@@ -20,6 +20,9 @@ from ..schemas.apero import (
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []
 
+#: How the requests name the players, their names and cards (the rules' terms).
+PLAYER_TERMS = {"player": "players", "player.name": "name", "player.card": "cards"}
+
 
 def _color_name(color: str, lang: str) -> str:
     return t(f"apero.colors.{color}", lang)
@@ -79,6 +82,7 @@ def _player(hand: apero.HandScore, lang: str) -> dict:
     response=AperoScoreResponseSchema,
     tag="apero",
     display_facts=_display_facts,
+    terms=PLAYER_TERMS,
     summary="Score Apero hands exactly, any hand size and number of sets.",
     description=(
         "Call to score Apero (アペロ) hands of any size: each colour scores the largest "
@@ -141,6 +145,7 @@ def _option(option: apero_pick.PickOption, lang: str) -> dict:
     response=AperoPickResponseSchema,
     tag="apero",
     display_facts=_display_facts,
+    terms={**PLAYER_TERMS, "me": "me", "table_card": "table"},
     summary="Apero advice: what each table card would add to my score and to each opponent's.",
     description=(
         "Call when a player asks which Apero (アペロ) card to take: give every player's cards so far, "

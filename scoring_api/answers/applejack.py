@@ -17,6 +17,23 @@ OPERATIONS: list[Operation] = []
 TAG = "applejack"
 ORCHARD_SHAPE = "Fields 1-19 in reading order (rows 3-4-5-4-3)."
 
+#: How the requests name the rules' terms inside a tile...
+TILE_TERMS = {"field": "field", "apple": "apples", "blossom": "blossoms", "beehive": "beehives", "price": "price"}
+#: ...in the orchard: its tiles and the board's beehives and apples...
+ORCHARD_TERMS = {
+    "tile": ("orchard", "tiles"),
+    **{f"tile.{term}": name for term, name in TILE_TERMS.items()},
+    "board_beehive": ("orchard", "board", "beehives"),
+    "board_beehive.edge": "edge",
+    "board_apple": ("orchard", "board", "apples"),
+    "board_apple.variety": "variety",
+    "board_apple.field": "fields",
+}
+#: ...and the tile being placed (the request's ``tile``); the advice's tile, as printed,
+#: has no field yet.
+NEW_TILE_TERMS = {"new_tile": "tile", **{f"new_tile.{term}": name for term, name in TILE_TERMS.items()}}
+PRINTED_TILE_TERMS = {term: name for term, name in NEW_TILE_TERMS.items() if term != "new_tile.field"}
+
 
 def _listed(items, lang: str) -> str:
     """The items listed in ``lang`` (:func:`~scoring_api.i18n.join_list`), "none" when there are none."""
@@ -110,6 +127,7 @@ def _harvest(harvest: applejack.Harvest, orchard: applejack.Orchard, lang: str) 
     response=schemas.ApplejackHarvestResponseSchema,
     tag=TAG,
     display_facts=_display_facts,
+    terms={**ORCHARD_TERMS, "variety": "varieties"},
     summary="Applejack: honey from one harvest of 1 or 2 apple varieties at die 1-3.",
     description=(
         "Call when the die passes apple symbols. Finds each connected area of tiles showing "
@@ -163,6 +181,7 @@ def _connection(connection: applejack.Connection, lang: str) -> dict:
     response=schemas.ApplejackPlacementResponseSchema,
     tag=TAG,
     display_facts=_display_facts,
+    terms={**ORCHARD_TERMS, **NEW_TILE_TERMS, "side": "pay"},
     summary="Applejack: honey change of placing one tile (price or +2 pasture, beehive links).",
     description=(
         "Call after a player places a tile: give the orchard before, the tile with its field, "
@@ -208,6 +227,7 @@ def placement(request: dict, lang: str) -> dict:
     response=schemas.ApplejackBlossomsResponseSchema,
     tag=TAG,
     display_facts=_display_facts,
+    terms=ORCHARD_TERMS,
     summary="Applejack: honey from blossom scoring when the die crosses the bridge.",
     description=(
         "Call when the die crosses the bridge (not in the solo game): honey = all blossoms "
@@ -236,6 +256,7 @@ def blossoms(request: dict, lang: str) -> dict:
     response=schemas.ApplejackFinalResponseSchema,
     tag=TAG,
     display_facts=_display_facts,
+    terms=ORCHARD_TERMS,
     summary="Applejack: a player's final score in honey, every step broken out.",
     description=(
         "Call at game end with the orchard and the honey in supply. Harvests every variety at "
@@ -356,6 +377,7 @@ def _advice_sentence(rank: int, option: applejack_advice.PlacementOption, lang: 
     response=schemas.ApplejackPlacementsResponseSchema,
     tag=TAG,
     display_facts=_display_facts,
+    terms={**ORCHARD_TERMS, **PRINTED_TILE_TERMS},
     summary="Applejack advice: every field, rotation and side for a tile, ranked by the final score.",
     description=(
         "Call when a player asks where to place an Applejack tile: give the orchard, the tile as printed "

@@ -90,6 +90,7 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
     request=FairyBlackBoxScoreRequestSchema,
     response=FairyBlackBoxScoreResponseSchema,
     tag=TAG,
+    terms={"player": "players", "player.name": "name", "player.mood": "mood", "player.treasure": "treasures"},
     summary="Final scores and winner of a finished Fairy & Black Box game.",
     description=(
         "Call at game end: give every player's mood, eliminated flag and treasure cards (name, points). "
@@ -118,6 +119,7 @@ def score(request: dict, lang: str) -> dict:
     request=FairyBlackBoxSetupRequestSchema,
     response=FairyBlackBoxSetupResponseSchema,
     tag=TAG,
+    terms={"player": "players"},  # the player count
     summary="Setup for a Fairy & Black Box game of 2-5 players: starting mood and decks.",
     description=(
         "Call at the start of a game: returns the starting mood (4, or 3 with 4-5 players), "
@@ -196,6 +198,7 @@ def _players_text(check: fbb.EndCheck, lang: str) -> str:
     request=FairyBlackBoxEndCheckRequestSchema,
     response=FairyBlackBoxEndCheckResponseSchema,
     tag=TAG,
+    terms={"player": "players", "players_left": "players_left", "star_deck": "star_deck_runouts"},
     summary="Is this the last turn of Fairy & Black Box? Lists every end condition met.",
     description=(
         "Call at the end of a turn with the player count, star-deck run-outs so far, whether "
@@ -243,6 +246,7 @@ def end_check(request: dict, lang: str) -> dict:
     request=FairyBlackBoxNextPlayerRequestSchema,
     response=FairyBlackBoxNextPlayerResponseSchema,
     tag=TAG,
+    terms={"player": "players", "player.name": "name", "player.treasure": "treasure_count"},
     summary="Who plays next in Fairy & Black Box after the active player is eliminated.",
     description=(
         "Call when the active player is eliminated: give the players still in with their treasure card counts. The one holding the "

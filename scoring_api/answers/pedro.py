@@ -24,6 +24,19 @@ OPERATIONS: list[Operation] = []
 #: Trump as shown in a trick's explanation.
 SUIT_SIGNS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 
+#: How the requests name the rules' terms: every request's rules options...
+RULES_TERMS = {"option": "rules"}
+#: ...and one hand's: its bid (the amount), its points or captured cards, the team
+#: scoring the 2 of trump.
+HAND_TERMS = {
+    "bid": ("bid", "amount"),
+    "points": "points",
+    "captured": "captured",
+    "captured.card": (),  # a team's captured cards are the list at its key
+    "two_dealt_to": "two_dealt_to",
+    "two_played_by": "two_played_by",
+}
+
 
 def _rules(request: dict) -> Rules:
     return request["rules"].check()
@@ -50,6 +63,7 @@ def _display_facts(facts: dict, lang: str) -> dict:
     request=schemas.AuctionRequestSchema,
     response=schemas.AuctionResponseSchema,
     tag="pedro",
+    terms={**RULES_TERMS, "call": "calls"},
     summary="Check a Pedro auction and name the high bidder.",
     description=(
         "Call after a Pedro bidding round: give the dealer and the four calls in order from "
@@ -93,6 +107,7 @@ def auction(request: dict, lang: str) -> dict:
     request=schemas.TrickRequestSchema,
     response=schemas.TrickResponseSchema,
     tag="pedro",
+    terms={**RULES_TERMS, "play": "cards", "seat": "hands", "seat.card": ()},  # hands: cards by seat
     summary="Decide who wins a Pedro trick and which point cards it holds.",
     description=(
         "Call when a Pedro trick is complete: give trump, the leader's seat and the four cards "
@@ -103,10 +118,10 @@ def auction(request: dict, lang: str) -> dict:
 def trick(request: dict, lang: str) -> dict:
     rules = _rules(request)
     trump = parse_suit(request["trump"])
-    cards = parse_cards(request["cards"], ("cards",))
+    cards = parse_cards(request["cards"], term="play")
     hands = request.get("hands")
     if hands is not None:
-        hands = {seat: parse_cards(held, ("hands", seat)) for seat, held in hands.items()}
+        hands = {seat: parse_cards(held, (("seat", seat),)) for seat, held in hands.items()}
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
     points = result.points(trump)
@@ -219,6 +234,7 @@ def _settlement(result: Settlement, cards: TeamPointCards | None, rules: Rules, 
     request=schemas.HandRequestSchema,
     response=schemas.HandResponseSchema,
     tag="pedro",
+    terms={**RULES_TERMS, **HAND_TERMS, "score": "scores_before"},
     summary="Settle one Pedro hand: bid made or set, new scores, game over.",
     description=(
         "Call to settle one Pedro hand: give the bid, the scores before and each team's points "
@@ -241,6 +257,7 @@ def hand(request: dict, lang: str) -> dict:
     request=schemas.GameRequestSchema,
     response=schemas.GameResponseSchema,
     tag="pedro",
+    terms={**RULES_TERMS, "hand": "hands", **{f"hand.{term}": name for term, name in HAND_TERMS.items()}},
     summary="Score a whole Pedro game from its hands: ledger, winner, next hand.",
     description=(
         "Call to score a whole Pedro game: give every hand so far (bid plus points or captured "

@@ -57,9 +57,10 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from .errors import RuleError
+from .errors import Position, RuleError
 from .names import check_unique_names
 
 # -- The deck --------------------------------------------------------------------------
@@ -330,34 +331,34 @@ def score_hand(name: str, cards: list[tuple[str, int]]) -> HandScore:
     return HandScore(name, colors, sum(scored.score for scored in colors))
 
 
-def check_cards(players: list[tuple[str, list[tuple[str, int]]]], sets: int) -> None:
+def check_cards(
+    players: list[tuple[str, list[tuple[str, int]]]], sets: int, table: Sequence[tuple[str, int]] = ()
+) -> None:
     """Refuse the first card, in request order, that the colour does not have or that goes
-    past the copies ``sets`` hold, counted over all players together; a refused copy names
-    its count in the whole request (docs/rules/apero.md, Hand sizes and sets and What is
-    refused)."""
+    past the copies ``sets`` hold, counted over all players together, then the table
+    cards (the pick's, checked with the hands); a refused copy names its count in the
+    whole request (docs/rules/apero.md, Hand sizes and sets, Picking a card and What is
+    refused). Positions: ``(("player", p), ("card", c))`` and ``(("table_card", c),)``."""
+    cards: list[tuple[Position, tuple[str, int]]] = [
+        ((("player", p), ("card", c)), card) for p, (_, hand) in enumerate(players) for c, card in enumerate(hand)
+    ]
+    cards += [((("table_card", c),), card) for c, card in enumerate(table)]
     seen: Counter[tuple[str, int]] = Counter()
-    for p, (_, cards) in enumerate(players):
-        for c, (color, value) in enumerate(cards):
-            if value not in DECK[color]:
-                raise AperoError(
-                    "no_such_card",
-                    ("players", p, "cards", c),
-                    color=color,
-                    value=value,
-                    values=sorted(DECK[color]),
-                )
-            seen[color, value] += 1
-            limit = copies_in_deck(color, value, sets)
-            if seen[color, value] > limit:
-                raise AperoError(
-                    "too_many_copies",
-                    ("players", p, "cards", c),
-                    color=color,
-                    value=value,
-                    count=sum(hand.count((color, value)) for _, hand in players),
-                    limit=limit,
-                    sets=sets,
-                )
+    for at, (color, value) in cards:
+        if value not in DECK[color]:
+            raise AperoError("no_such_card", at, color=color, value=value, values=sorted(DECK[color]))
+        seen[color, value] += 1
+        limit = copies_in_deck(color, value, sets)
+        if seen[color, value] > limit:
+            raise AperoError(
+                "too_many_copies",
+                at,
+                color=color,
+                value=value,
+                count=sum(card == (color, value) for _, card in cards),
+                limit=limit,
+                sets=sets,
+            )
 
 
 def score_game(players: list[tuple[str, list[tuple[str, int]]]], sets: int = 1) -> GameScore:

@@ -29,25 +29,18 @@ class PickOption(NamedTuple):
         return max((gain for _, gain in self.gains), default=0)
 
 
-def check_table(players: list[Player], table: list[Card], sets: int) -> None:
-    """Every card of the request, the table's too, against the deck of ``sets`` sets; a
-    refused table card is named at ``table[i]`` (docs/rules/apero.md, What is refused)."""
-    try:
-        check_cards([*players, ("", table)], sets)
-    except RuleError as error:
-        if error.where[:2] == ("players", len(players)):
-            raise type(error)(error.code, ("table", error.where[3]), **error.facts) from None
-        raise
-
-
 def pick(players: list[Player], me: str, table: list[Card], sets: int) -> tuple[PickOption, ...]:
     """One option per distinct table card, best first: by my gain, then by the largest gain
-    it denies an opponent, then in deck order (docs/rules/apero.md, Picking a card)."""
+    it denies an opponent, then in deck order (docs/rules/apero.md, Picking a card).
+
+    Refused (What is refused): a name used twice, ``me`` not among the players
+    (``unknown_me`` at ``("me",)``), and a card past the deck, the table's cards counted
+    with the hands (:func:`~.apero.check_cards`)."""
     check_unique_names(name for name, _ in players)
     names = [name for name, _ in players]
     if me not in names:
         raise RuleError("unknown_me", ("me",), me=me, names=names)
-    check_table(players, table, sets)
+    check_cards(players, sets, table)
     held = {name: values_by_color(cards) for name, cards in players}
     now = {
         name: {color: score_color(color, values).score for color, values in colors.items()}

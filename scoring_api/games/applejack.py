@@ -24,11 +24,12 @@ Decisions where the rules are silent (the rules file's "Decisions"):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
 from . import applejack_orchard as board
-from .errors import RuleError
+from .errors import Position, RuleError
 
 MAX_VARIETIES = 7
 VARIETY_NAME_LENGTH = (1, 30)
@@ -50,7 +51,15 @@ FINAL_DIE = 3
 
 class ApplejackError(RuleError):
     """An Applejack request the rules do not allow (a field used twice, an inner-edge
-    board beehive, a pasture with apples, ...)."""
+    board beehive, a pasture with apples, ...).
+
+    Its position names the orchard's tiles ``("tile", i)``, board beehives
+    ``("board_beehive", i)`` and board apples ``("board_apple", i)``, the tile being
+    placed ``"new_tile"``, the varieties to harvest ``("variety", i)`` and the side it is
+    placed on ``"side"``; inside a tile: ``"field"``, ``"apple"``, ``"blossom"``,
+    ``"beehive"`` (one: ``("beehive", i)``) and ``"price"``; inside a board beehive
+    ``"edge"``, inside a board apple ``"variety"`` and the fields it touches ``"field"``
+    (one: ``("field", i)``)."""
 
 
 # -- The orchard as plain data -----------------------------------------------------------
@@ -100,20 +109,20 @@ class Orchard:
         order of first appearance (tiles first)."""
         return list(self.first_appearances())
 
-    def first_appearances(self, where: tuple = ()) -> dict[str, tuple]:
-        """Variety -> where it first appears (a path inside the orchard, after ``where``),
-        in order of first appearance: tiles showing it (a count above 0), then board
-        apples."""
-        seen: dict[str, tuple] = {}
+    def first_appearances(self) -> dict[str, Position]:
+        """Variety -> where it first appears, in order of first appearance: tiles showing
+        it (a count above 0, at ``(("tile", i), "apple")``), then board apples (at
+        ``(("board_apple", i), "variety")``)."""
+        seen: dict[str, Position] = {}
         for index, tile in enumerate(self.tiles):
             if tile.pasture:
                 continue
             for variety, count in tile.apples.items():
                 if count > 0 and variety not in seen:
-                    seen[variety] = where + ("tiles", index, "apples")
+                    seen[variety] = (("tile", index), "apple")
         for index, apple in enumerate(self.board_apples):
             if apple.variety not in seen:
-                seen[apple.variety] = where + ("board", "apples", index, "variety")
+                seen[apple.variety] = (("board_apple", index), "variety")
         return seen
 
     def tile_at(self, field: int) -> tuple[int, Tile] | None:
@@ -138,26 +147,27 @@ def _is_variety_name(name: str) -> bool:
     return True
 
 
-def _bad_variety_name(name: str, where: tuple) -> ApplejackError:
+def _bad_variety_name(name: str, at: Position) -> ApplejackError:
     low, high = VARIETY_NAME_LENGTH
     shown = name.encode("utf-8", "replace").decode("utf-8")[: high + 1]
-    return ApplejackError("bad_variety_name", where, variety=shown, low=low, high=high)
+    return ApplejackError("bad_variety_name", at, variety=shown, low=low, high=high)
 
 
 def _check_pasture(tile: Tile) -> None:
     """A pasture shows nothing: no apples (a count above 0), blossoms, beehives or price
-    (the first one found is named, in that order)."""
+    (the first one found is named, in that order; the fact ``feature`` is its key in the
+    catalogue's ``applejack.features``)."""
     if any(count > 0 for count in tile.apples.values()):
-        feature = "apples"
+        feature, term = "apples", "apple"
     elif tile.blossoms > 0:
-        feature = "blossoms"
+        feature, term = "blossoms", "blossom"
     elif tile.beehives:
-        feature = "beehives"
+        feature, term = "beehives", "beehive"
     elif tile.price is not None:
-        feature = "price"
+        feature, term = "price", "price"
     else:
         return
-    raise ApplejackError("pasture_with_features", (feature,), field=tile.field, feature=feature)
+    raise ApplejackError("pasture_with_features", (term,), field=tile.field, feature=feature)
 
 
 def _check_beehives(tile: Tile) -> None:
@@ -166,7 +176,7 @@ def _check_beehives(tile: Tile) -> None:
     assert edges is not None  # only called for a tile whose beehives are stated and not empty
     for index, edge in enumerate(edges):
         if edge in edges[:index]:
-            raise ApplejackError("beehive_edge_twice", ("beehives", index), field=tile.field, edge=edge)
+            raise ApplejackError("beehive_edge_twice", (("beehive", index),), field=tile.field, edge=edge)
     if tile.price is None:
         raise ApplejackError("beehives_without_price", ("price",), field=tile.field)
 
@@ -175,32 +185,33 @@ def check_tile(tile: Tile) -> None:
     """A pasture shows nothing; a tree tile's varieties have names (:func:`_is_variety_name`)
     and its beehive edges are distinct and carry the tile's price.
 
-    Errors are located inside the tile: the caller puts them at the tile's own path.
+    Errors are located inside the tile (``("price",)``): the caller puts them inside the
+    tile's own position (:meth:`~.errors.RuleError.within`).
     """
     if tile.pasture:
         _check_pasture(tile)
         return
     for variety in tile.apples:
         if not _is_variety_name(variety):
-            raise _bad_variety_name(variety, ("apples",))
+            raise _bad_variety_name(variety, ("apple",))
     if tile.beehives:
         _check_beehives(tile)
 
 
-def _check_tiles(orchard: Orchard, where: tuple) -> None:
-    """Each field holds one tile, and each tile is legal (:func:`_check_tile`)."""
+def _check_tiles(orchard: Orchard) -> None:
+    """Each field holds one tile, and each tile is legal (:func:`check_tile`)."""
     used: set[int] = set()
     for index, tile in enumerate(orchard.tiles):
         if tile.field in used:
-            raise ApplejackError("field_used_twice", where + ("tiles", index, "field"), field=tile.field)
+            raise ApplejackError("field_used_twice", (("tile", index), "field"), field=tile.field)
         used.add(tile.field)
         try:
             check_tile(tile)
         except ApplejackError as error:
-            raise error.within(*where, "tiles", index) from None
+            raise error.within(("tile", index)) from None
 
 
-def _check_board(orchard: Orchard, where: tuple) -> None:
+def _check_board(orchard: Orchard) -> None:
     """Board beehives sit on outer edges, one per edge; board apples lie on the rim next
     to one border field or two fields that share an edge reaching the rim."""
     seen: set[tuple[int, str]] = set()
@@ -209,7 +220,7 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
         if hive.edge not in outer:
             raise ApplejackError(
                 "board_beehive_inner_edge",
-                where + ("board", "beehives", index, "edge"),
+                (("board_beehive", index), "edge"),
                 field=hive.field,
                 edge=hive.edge,
                 outer=list(outer),
@@ -218,33 +229,33 @@ def _check_board(orchard: Orchard, where: tuple) -> None:
         if spot in seen:
             raise ApplejackError(
                 "board_beehive_twice",
-                where + ("board", "beehives", index),
+                (("board_beehive", index),),
                 field=hive.field,
                 edge=hive.edge,
             )
         seen.add(spot)
     for index, apple in enumerate(orchard.board_apples):
-        at = where + ("board", "apples", index)
+        printed = ("board_apple", index)
         if not _is_variety_name(apple.variety):
-            raise _bad_variety_name(apple.variety, at + ("variety",))
+            raise _bad_variety_name(apple.variety, (printed, "variety"))
         for position, field in enumerate(apple.fields):
             if not board.is_border(field):
-                raise ApplejackError("board_apple_not_border", at + ("fields", position), field=field)
+                raise ApplejackError("board_apple_not_border", (printed, ("field", position)), field=field)
         if len(apple.fields) == 2 and not board.meet_on_rim(*apple.fields):
-            raise ApplejackError("board_apple_fields_apart", at + ("fields",), fields=list(apple.fields))
+            raise ApplejackError("board_apple_fields_apart", (printed, "field"), fields=list(apple.fields))
 
 
-def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=()) -> list[str]:
+def check_orchard(orchard: Orchard, more_varieties: Iterable[tuple[str, Position]] = ()) -> list[str]:
     """Every rule of a legal orchard description; raises :class:`ApplejackError`.
 
-    ``more_varieties`` are ``(variety, where)`` pairs also named by the request (the
+    ``more_varieties`` are ``(variety, position)`` pairs also named by the request (the
     varieties to harvest, a tile being placed); with the orchard's own they may number at
     most 7 distinct (docs/rules/applejack.md, "Decisions", 1). Returns the varieties
     named, in order of first appearance (the orchard's own first, as
     :meth:`Orchard.varieties` lists them).
     """
-    _check_tiles(orchard, where)
-    _check_board(orchard, where)
+    _check_tiles(orchard)
+    _check_board(orchard)
     named = orchard.varieties()
     for variety, at in more_varieties:
         if not _is_variety_name(variety):
@@ -252,7 +263,7 @@ def check_orchard(orchard: Orchard, where: tuple = ("orchard",), more_varieties=
         if variety not in named:
             named.append(variety)
     if len(named) > MAX_VARIETIES:
-        found_at = orchard.first_appearances(where)
+        found_at = orchard.first_appearances()
         for variety, at in more_varieties:
             found_at.setdefault(variety, at)
         raise ApplejackError(
@@ -354,7 +365,7 @@ def harvest(orchard: Orchard, variety: str, die: int) -> Harvest:
 def harvests(orchard: Orchard, varieties: list[str], die: int) -> tuple[Harvest, ...]:
     """docs/rules/applejack.md, "Harvest": one or two apple symbols passed, harvested
     separately in path order (every player harvests; this is one player's orchard)."""
-    check_orchard(orchard, more_varieties=[(v, ("varieties", i)) for i, v in enumerate(varieties)])
+    check_orchard(orchard, more_varieties=[(v, (("variety", i),)) for i, v in enumerate(varieties)])
     return tuple(harvest(orchard, variety, die) for variety in varieties)
 
 
@@ -397,23 +408,23 @@ def check_placement(orchard: Orchard, tile: Tile, pay: bool) -> None:
     connect)."""
     check_orchard(
         orchard,
-        more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0],
+        more_varieties=[(v, ("new_tile", "apple")) for v, n in tile.apples.items() if n > 0],
     )
     try:
         check_tile(tile)
     except ApplejackError as error:
-        raise error.within("tile") from None
+        raise error.within("new_tile") from None
     occupied = orchard.tile_at(tile.field)
     if occupied is not None:
-        raise ApplejackError("field_occupied", ("tile", "field"), field=tile.field, index=occupied[0])
+        raise ApplejackError("field_occupied", ("new_tile", "field"), field=tile.field, index=occupied[0])
     if not pay:
         return
     if tile.pasture:
-        raise ApplejackError("pasture_not_bought", ("pay",), field=tile.field)
+        raise ApplejackError("pasture_not_bought", ("side",), field=tile.field)
     if tile.price is None:
-        raise ApplejackError("price_required", ("tile", "price"), field=tile.field)
+        raise ApplejackError("price_required", ("new_tile", "price"), field=tile.field)
     if not tile.beehives:
-        raise ApplejackError("beehives_required", ("tile", "beehives"), field=tile.field)
+        raise ApplejackError("beehives_required", ("new_tile", "beehive"), field=tile.field)
 
 
 def _printed_beehive(orchard: Orchard, field: int, edge: str) -> int | None:
@@ -451,7 +462,7 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
         if other.beehives is None:
             raise ApplejackError(
                 "neighbour_beehives_unknown",
-                ("orchard", "tiles", index, "beehives"),
+                (("tile", index), "beehive"),
                 field=beyond,
                 placed=tile.field,
             )

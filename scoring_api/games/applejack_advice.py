@@ -63,16 +63,16 @@ def placements(orchard: Orchard, tile: Tile, supply: int) -> tuple[PlacementOpti
     """Every way to place ``tile`` (a tree tile as printed; its field is not read), best
     first: by the final score if the game ended now, then by the honey it brings now, then
     by field, rotation and paying first."""
-    check_orchard(orchard, more_varieties=[(v, ("tile", "apples")) for v, n in tile.apples.items() if n > 0])
+    check_orchard(orchard, more_varieties=[(v, ("new_tile", "apple")) for v, n in tile.apples.items() if n > 0])
     if tile.price is None or not tile.beehives or tile.pasture:
         raise ValueError("a tree tile as printed: its price and at least one beehive (the schema asks for both)")
     for index, edge in enumerate(tile.beehives):  # the tile has no field yet: its own refusal
         if edge in tile.beehives[:index]:
-            raise ApplejackError("printed_beehive_edge_twice", ("tile", "beehives", index), edge=edge)
+            raise ApplejackError("printed_beehive_edge_twice", ("new_tile", ("beehive", index)), edge=edge)
     try:
         check_tile(tile)  # variety names, as for a placed tile
     except ApplejackError as error:
-        raise error.within("tile") from None
+        raise error.within("new_tile") from None
     occupied = {placed.field for placed in orchard.tiles}
     options = []
     for field in FIELDS:

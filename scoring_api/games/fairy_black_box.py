@@ -66,7 +66,7 @@ def is_kirakira(treasure_name: str) -> bool:
 def check_player_count(players: int) -> None:
     """The game is for 2-5 players (*Setup*)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError("player_count", ("players",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS)
+        raise RuleError("player_count", ("player",), players=players, low=MIN_PLAYERS, high=MAX_PLAYERS)
 
 
 def starting_mood(players: int) -> int:
@@ -136,24 +136,24 @@ def check_players(players: list[Player]) -> int | None:
             if treasures:
                 raise RuleError(
                     "eliminated_with_treasures",
-                    ("players", p, "treasures"),
+                    (("player", p), "treasure"),
                     name=name,
                     count=len(treasures),
                 )
         elif mood == 0:
-            raise RuleError("mood_zero_in_game", ("players", p, "mood"), name=name)
+            raise RuleError("mood_zero_in_game", (("player", p), "mood"), name=name)
         kirakira += [(p, c) for c, (treasure, _) in enumerate(treasures) if is_kirakira(treasure)]
     held = list(accumulate(len(player[3]) for player in players))  # treasures in hands 0..p
     if held[-1] > TREASURE_CARDS:  # refused at the hand that passes the limit
         p = next(p for p, count in enumerate(held) if count > TREASURE_CARDS)
-        raise RuleError("too_many_treasures", ("players", p, "treasures"), count=held[-1], limit=TREASURE_CARDS)
+        raise RuleError("too_many_treasures", (("player", p), "treasure"), count=held[-1], limit=TREASURE_CARDS)
     if len(kirakira) > 1:  # the second copy is refused
         (holder, _), (p, c) = kirakira[:2]
         if holder == p:
-            raise RuleError("kirakira_held_twice", ("players", p, "treasures", c), name=players[p][0])
+            raise RuleError("kirakira_held_twice", (("player", p), ("treasure", c)), name=players[p][0])
         raise RuleError(
             "two_kirakira",
-            ("players", p, "treasures", c),
+            (("player", p), ("treasure", c)),
             first=players[holder][0],
             second=players[p][0],
         )
@@ -310,7 +310,7 @@ def end_check(
     if star_deck_runouts > limit:
         raise RuleError(
             "star_deck_past_end",
-            ("star_deck_runouts",),
+            ("star_deck",),
             runouts=star_deck_runouts,
             limit=limit,
             players=players,
@@ -356,18 +356,18 @@ def next_player(remaining: list[tuple[str, int]]) -> NextPlayer:
     held = 0
     for p, (name, count) in enumerate(remaining):
         if name in seen:
-            raise RuleError("duplicate_name", ("players", p, "name"), name=name)
+            raise RuleError("duplicate_name", (("player", p), "name"), name=name)
         seen.add(name)
         held += count
         if held > TREASURE_CARDS:
             total = sum(c for _, c in remaining)
             raise RuleError(
                 "too_many_treasures",
-                ("players", p, "treasure_count"),
+                (("player", p), "treasure"),
                 count=total,
                 limit=TREASURE_CARDS,
             )
     if len(remaining) < 2:
-        raise RuleError("game_over", ("players",), names=", ".join(name for name, _ in remaining))
+        raise RuleError("game_over", ("player",), names=", ".join(name for name, _ in remaining))
     fewest = min(count for _, count in remaining)
     return NextPlayer(tuple(name for name, count in remaining if count == fewest), fewest)

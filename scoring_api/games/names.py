@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from .errors import RuleError
 
 
-def check_unique_names(names: Iterable[str], where: tuple = ("players",)) -> None:
-    """Refuse the first name used before (``duplicate_name`` at ``players[i].name``).
+def check_unique_names(names: Iterable[str]) -> None:
+    """Refuse the first name used before (``duplicate_name`` at ``(("player", i), "name")``).
 
     Every game names its players, and an answer lists them by name, so a name may
     appear once (docs/rules/apero.md and docs/rules/fairy-black-box.md, Decisions)."""
     seen: set[str] = set()
     for index, name in enumerate(names):
         if name in seen:
-            raise RuleError("duplicate_name", (*where, index, "name"), name=name)
+            raise RuleError("duplicate_name", (("player", index), "name"), name=name)
         seen.add(name)

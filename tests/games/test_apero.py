@@ -190,7 +190,7 @@ def test_too_many_copies_across_players_names_card_and_counts():
     with pytest.raises(apero.AperoError) as caught:
         apero.score_game(players, sets=1)
     assert caught.value.code == "too_many_copies"
-    assert caught.value.where == ("players", 1, "cards", 0)
+    assert caught.value.at == (("player", 1), ("card", 0))
     assert caught.value.facts == {"color": "red", "value": 3, "count": 2, "limit": 1, "sets": 1}
     assert apero.score_game(players, sets=2).winners == ("A", "B")
 
@@ -202,7 +202,7 @@ def test_copies_up_to_the_deck_count_are_legal_and_the_next_one_is_named():
     players[1][1].extend([("purple", -1), ("red", 2), ("red", 2)])
     with pytest.raises(apero.AperoError) as caught:
         apero.score_game(players, sets=1)
-    assert caught.value.where == ("players", 1, "cards", 3)
+    assert caught.value.at == (("player", 1), ("card", 3))
     assert caught.value.facts == {"color": "red", "value": 2, "count": 5, "limit": 3, "sets": 1}
 
 
@@ -234,12 +234,12 @@ def test_the_first_illegal_card_in_request_order_is_named():
     with pytest.raises(apero.AperoError) as caught:
         apero.score_game(players, sets=1)
     assert caught.value.code == "too_many_copies"
-    assert caught.value.where == ("players", 0, "cards", 2)
+    assert caught.value.at == (("player", 0), ("card", 2))
     players[0][1].pop()
     with pytest.raises(apero.AperoError) as caught:
         apero.score_game(players, sets=1)
     assert caught.value.code == "no_such_card"
-    assert caught.value.where == ("players", 1, "cards", 0)
+    assert caught.value.at == (("player", 1), ("card", 0))
 
 
 def test_the_first_repeated_name_is_named():
@@ -247,7 +247,7 @@ def test_the_first_repeated_name_is_named():
     with pytest.raises(RuleError) as caught:
         apero.score_game(players, sets=5)
     assert caught.value.code == "duplicate_name"
-    assert caught.value.where == ("players", 3, "name")
+    assert caught.value.at == (("player", 3), "name")
 
 
 def test_value_the_colour_does_not_have():

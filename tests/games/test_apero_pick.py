@@ -40,7 +40,7 @@ def test_a_lone_minus_card_is_a_loss_and_ties_go_to_what_it_denies():
 def test_asking_for_a_player_who_is_not_there_is_refused():
     with pytest.raises(RuleError) as refused:
         pick([AKI, BEN], "Cho", [("red", 1)], 1)
-    assert (refused.value.code, refused.value.where, refused.value.facts) == (
+    assert (refused.value.code, refused.value.at, refused.value.facts) == (
         "unknown_me",
         ("me",),
         {"me": "Cho", "names": ["Aki", "Ben"]},
@@ -48,22 +48,32 @@ def test_asking_for_a_player_who_is_not_there_is_refused():
 
 
 @pytest.mark.parametrize(
-    "table, code, where",
+    "table, code, at, count",
     [
-        ([("red", 1), ("purple", -3), ("purple", -3)], "too_many_copies", ("table", 2)),  # Ben holds one
-        ([("red", -1)], "no_such_card", ("table", 0)),
+        ([("red", 1), ("purple", -3), ("purple", -3)], "too_many_copies", (("table_card", 2),), 3),  # Ben holds one
+        ([("red", -1)], "no_such_card", (("table_card", 0),), None),
     ],
 )
-def test_table_cards_are_checked_against_the_deck_with_the_hands(table, code, where):
+def test_table_cards_are_checked_against_the_deck_with_the_hands(table, code, at, count):
     with pytest.raises(RuleError) as refused:
         pick([AKI, BEN], "Aki", table, 1)
-    assert (refused.value.code, refused.value.where) == (code, where)
+    assert (refused.value.code, refused.value.at, refused.value.facts.get("count")) == (code, at, count)
+
+
+def test_a_hand_card_past_the_deck_is_named_in_its_hand_before_the_table():
+    with pytest.raises(RuleError) as refused:
+        pick([AKI, ("Ben", [("purple", -1)])], "Aki", [("purple", -1)], 1)
+    assert (refused.value.code, refused.value.at, refused.value.facts) == (
+        "too_many_copies",
+        (("player", 1), ("card", 0)),
+        {"color": "purple", "value": -1, "count": 3, "limit": 1, "sets": 1},
+    )
 
 
 def test_names_are_unique_here_too():
     with pytest.raises(RuleError) as refused:
         pick([AKI, ("Aki", [])], "Aki", [("red", 1)], 1)
-    assert refused.value.where == ("players", 1, "name")
+    assert refused.value.at == (("player", 1), "name")
 
 
 DECK_OF_TWO = [(c, v) for c in apero.COLORS for v, n in apero.DECK[c].items() for _ in range(2 * n)]

@@ -303,30 +303,34 @@ def test_final_harvest_counts_board_apples():
 
 def test_a_field_used_twice_is_refused():
     error = rule_error(lambda: applejack.check_orchard(orchard(tree(5, red=1), tree(5, red=2))))
-    assert (error.code, error.where, error.facts) == (
+    assert (error.code, error.at, error.facts) == (
         "field_used_twice",
-        ("orchard", "tiles", 1, "field"),
+        (("tile", 1), "field"),
         {"field": 5},
     )
 
 
 @pytest.mark.parametrize(
-    "tile, feature",
+    "tile, feature, term",
     [
-        (Tile(4, {"red": 1}, pasture=True), "apples"),
-        (Tile(4, blossoms=1, pasture=True), "blossoms"),
-        (Tile(4, beehives=("e",), pasture=True), "beehives"),
-        (Tile(4, price=2, pasture=True), "price"),
+        (Tile(4, {"red": 1}, pasture=True), "apples", "apple"),
+        (Tile(4, blossoms=1, pasture=True), "blossoms", "blossom"),
+        (Tile(4, beehives=("e",), pasture=True), "beehives", "beehive"),
+        (Tile(4, price=2, pasture=True), "price", "price"),
     ],
 )
-def test_a_pasture_carrying_anything_is_refused(tile, feature):
+def test_a_pasture_carrying_anything_is_refused(tile, feature, term):
     error = rule_error(lambda: applejack.check_orchard(orchard(tile)))
-    assert error.code == "pasture_with_features" and error.where == ("orchard", "tiles", 0, feature)
+    assert (error.code, error.at, error.facts) == (
+        "pasture_with_features",
+        (("tile", 0), term),
+        {"field": 4, "feature": feature},
+    )
 
 
 def test_beehive_edges_are_distinct_and_carry_a_price():
     error = rule_error(lambda: applejack.check_orchard(orchard(tree(4, beehives=["e", "w", "e"], price=1))))
-    assert error.code == "beehive_edge_twice" and error.where == ("orchard", "tiles", 0, "beehives", 2)
+    assert error.code == "beehive_edge_twice" and error.at == (("tile", 0), ("beehive", 2))
     error = rule_error(lambda: applejack.check_orchard(orchard(tree(4, beehives=["e"]))))
     assert error.code == "beehives_without_price"
 
@@ -334,16 +338,16 @@ def test_beehive_edges_are_distinct_and_carry_a_price():
 def test_the_check_returns_the_varieties_named_in_order_of_first_appearance():
     garden = orchard(tree(4, red=0, pink=2), tree(1, yellow=1, pink=3), apples=[BoardApple("brown", (1,))])
     assert applejack.check_orchard(garden) == ["pink", "yellow", "brown"] == garden.varieties()
-    more = [("red", ("varieties", 0)), ("pink", ("varieties", 1))]
+    more = [("red", (("variety", 0),)), ("pink", (("variety", 1),))]
     assert applejack.check_orchard(garden, more_varieties=more) == ["pink", "yellow", "brown", "red"]
 
 
 def test_a_tiles_refusal_is_located_at_that_tile():
     garden = orchard(tree(1, red=1), tree(2, beehives=["e", "e"], price=1))
     error = rule_error(lambda: applejack.check_orchard(garden))
-    assert (error.code, error.where) == ("beehive_edge_twice", ("orchard", "tiles", 1, "beehives", 1))
+    assert (error.code, error.at) == ("beehive_edge_twice", (("tile", 1), ("beehive", 1)))
     error = rule_error(lambda: applejack.place(orchard(), Tile(3, {"": 0}), pay=False))
-    assert (error.code, error.where) == ("bad_variety_name", ("tile", "apples"))
+    assert (error.code, error.at) == ("bad_variety_name", ("new_tile", "apple"))
 
 
 def test_more_than_7_varieties_are_refused():
@@ -353,7 +357,7 @@ def test_more_than_7_varieties_are_refused():
     seven = orchard(*(tree(f, **{f"v{f}": 1}) for f in range(1, 8)))
     applejack.check_orchard(seven)
     error = rule_error(lambda: applejack.harvests(seven, ["v1", "other"], 1))
-    assert error.code == "too_many_varieties" and error.where == ("varieties", 1)
+    assert error.code == "too_many_varieties" and error.at == (("variety", 1),)
 
 
 @pytest.mark.parametrize("name", ["", "x" * 31, "\ud800"])
@@ -386,13 +390,13 @@ def test_board_apples_touch_the_rim_next_to_one_or_two_neighbouring_fields():
 def test_placement_refusals():
     garden = orchard(tree(10, beehives=["e"], price=4), tree(12, red=2))
     cases = [
-        (tree(10, beehives=["e"], price=1), True, "field_occupied", ("tile", "field")),
-        (pasture(11), True, "pasture_not_bought", ("pay",)),
-        (tree(11, beehives=["w"]), True, "beehives_without_price", ("tile", "price")),
-        (tree(11, red=1), True, "price_required", ("tile", "price")),
-        (tree(11, price=2, red=1), True, "beehives_required", ("tile", "beehives")),
-        (tree(11, beehives=["e"], price=2), True, "neighbour_beehives_unknown", ("orchard", "tiles", 1, "beehives")),
+        (tree(10, beehives=["e"], price=1), True, "field_occupied", ("new_tile", "field")),
+        (pasture(11), True, "pasture_not_bought", ("side",)),
+        (tree(11, beehives=["w"]), True, "beehives_without_price", ("new_tile", "price")),
+        (tree(11, red=1), True, "price_required", ("new_tile", "price")),
+        (tree(11, price=2, red=1), True, "beehives_required", ("new_tile", "beehive")),
+        (tree(11, beehives=["e"], price=2), True, "neighbour_beehives_unknown", (("tile", 1), "beehive")),
     ]
-    for tile, pay, code, where in cases:
+    for tile, pay, code, at in cases:
         error = rule_error(lambda: applejack.place(garden, tile, pay))
-        assert (error.code, error.where) == (code, where), tile
+        assert (error.code, error.at) == (code, at), tile

@@ -1,12 +1,15 @@
 """Applejack property tests over random orchards: areas against a flood-fill reference that
 works on coordinates, partitions, and totals that add up."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring_api.games import applejack
 from scoring_api.games import applejack_orchard as board
 from scoring_api.games.applejack import BoardApple, BoardBeehive, Orchard, Tile
+
+pytestmark = pytest.mark.slow  # long property tests: 300 orchards each (docs/development.md)
 
 VARIETIES = ["red", "yellow", "pink"]
 EDGES = list(board.DIRECTIONS)
@@ -144,11 +147,14 @@ def test_placement_honey_is_connections_minus_price_or_plus_2(orchard, data):
 @settings(max_examples=300, deadline=None)
 @given(orchards())
 def test_varieties_and_their_first_appearances_agree(orchard):
-    appearances = orchard.first_appearances(("orchard",))
+    appearances = orchard.first_appearances()
     assert list(appearances) == orchard.varieties()
-    for variety, path in appearances.items():
-        if path[1] == "tiles":
-            tile = orchard.tiles[path[2]]
-            assert tile.shows(variety) and not any(t.shows(variety) for t in orchard.tiles[: path[2]])
+    for variety, ((kind, index), attribute) in appearances.items():
+        if kind == "tile":
+            assert attribute == "apple"
+            tile = orchard.tiles[index]
+            assert tile.shows(variety) and not any(t.shows(variety) for t in orchard.tiles[:index])
         else:
-            assert orchard.board_apples[path[3]].variety == variety
+            assert (kind, attribute) == ("board_apple", "variety")
+            assert orchard.board_apples[index].variety == variety
+            assert not any(t.shows(variety) for t in orchard.tiles)

@@ -178,22 +178,22 @@ def test_two_player_scores_of_zero_tie_on_mood():
 
 def test_duplicate_names_are_refused():
     error = refusal(fbb.score_game, [player("Aki", 1), player("Aki", 2)])
-    assert (error.code, error.where, error.facts) == ("duplicate_name", ("players", 1, "name"), {"name": "Aki"})
+    assert (error.code, error.at, error.facts) == ("duplicate_name", (("player", 1), "name"), {"name": "Aki"})
     error = refusal(fbb.score_game, [player("Aki", 1), player("Ben", 1), player("Cho", 1), player("Ben", 0)])
-    assert (error.where, error.facts) == (("players", 3, "name"), {"name": "Ben"})
+    assert (error.at, error.facts) == ((("player", 3), "name"), {"name": "Ben"})
 
 
 def test_eliminated_player_holding_treasures_is_refused():
     bad = fbb.Player("Ben", 0, True, (fbb.Treasure("石", 3), fbb.Treasure("羽", 1)))
     error = refusal(fbb.score_game, [player("Aki", 1), bad])
     assert error.code == "eliminated_with_treasures"
-    assert error.where == ("players", 1, "treasures")
+    assert error.at == (("player", 1), "treasure")
     assert error.facts == {"name": "Ben", "count": 2}
 
 
 def test_player_at_mood_zero_must_be_eliminated():
     error = refusal(fbb.score_game, [player("Aki", 1), player("Ben", 0, ("石", 2))])
-    assert (error.code, error.where) == ("mood_zero_in_game", ("players", 1, "mood"))
+    assert (error.code, error.at) == ("mood_zero_in_game", (("player", 1), "mood"))
 
 
 def test_eliminated_player_mood_is_not_checked():
@@ -204,10 +204,10 @@ def test_more_than_fifteen_treasures_in_all_hands_is_refused():
     eight = [("石", 1)] * 8
     error = refusal(fbb.score_game, [player("Aki", 1, *eight), player("Ben", 1, *eight)])
     assert error.code == "too_many_treasures"
-    assert error.where == ("players", 1, "treasures")
+    assert error.at == (("player", 1), "treasure")
     assert error.facts == {"count": 16, "limit": 15}
     error = refusal(fbb.score_game, [player("Aki", 1, *eight), player("Ben", 1, *eight[:7]), player("Cho", 1, *eight)])
-    assert (error.where, error.facts) == (("players", 2, "treasures"), {"count": 23, "limit": 15})
+    assert (error.at, error.facts) == ((("player", 2), "treasure"), {"count": 23, "limit": 15})
     fifteen = fbb.score_game([player("Aki", 1, *eight), player("Ben", 1, *eight[:7])])
     assert [p.score for p in fifteen.players] == [8, 7]
 
@@ -218,13 +218,13 @@ def test_two_kirakira_holders_are_refused():
         [player("Aki", 1, ("石", 1), ("きらきら", 2)), player("Ben", 1), player("Cho", 2, ("キラキラ", 2))],
     )
     assert error.code == "two_kirakira"
-    assert error.where == ("players", 2, "treasures", 0)
+    assert error.at == (("player", 2), ("treasure", 0))
     assert error.facts == {"first": "Aki", "second": "Cho"}
 
 
 def test_one_player_with_two_kirakira_is_refused():
     error = refusal(fbb.score_game, [player("Aki", 1, ("きらきら", 2), ("〈kirakira〉", 2)), player("Ben", 1)])
-    assert (error.code, error.where) == ("kirakira_held_twice", ("players", 0, "treasures", 1))
+    assert (error.code, error.at) == ("kirakira_held_twice", (("player", 0), ("treasure", 1)))
 
 
 @pytest.mark.parametrize("count", [0, 1, 6])
@@ -294,7 +294,7 @@ def test_setup_by_player_count(players, mood, runouts, names_opponent):
 @pytest.mark.parametrize("players", [1, 6])
 def test_setup_refuses_other_counts(players):
     error = refusal(fbb.setup, players)
-    assert error.code == "player_count" and error.where == ("players",)
+    assert error.code == "player_count" and error.at == ("player",)
     assert error.facts == {"players": players, "low": 2, "high": 5}
 
 
@@ -319,7 +319,7 @@ def test_three_to_five_players_end_on_the_second_star_runout(players):
 
 def test_star_deck_cannot_run_out_after_the_end():
     error = refusal(end, 2, 2)
-    assert error.code == "star_deck_past_end" and error.where == ("star_deck_runouts",)
+    assert error.code == "star_deck_past_end" and error.at == ("star_deck",)
     assert error.facts == {"runouts": 2, "limit": 1, "players": 2}
 
 
@@ -362,7 +362,7 @@ def test_tied_fewest_play_rock_paper_scissors():
 
 def test_next_player_refusals():
     assert refusal(fbb.next_player, [("Aki", 1)]).code == "game_over"
-    assert refusal(fbb.next_player, [("Aki", 1), ("Aki", 2)]).where == ("players", 1, "name")
+    assert refusal(fbb.next_player, [("Aki", 1), ("Aki", 2)]).at == (("player", 1), "name")
     error = refusal(fbb.next_player, [("Aki", 8), ("Ben", 7), ("Cho", 1)])
-    assert error.code == "too_many_treasures" and error.where == ("players", 2, "treasure_count")
+    assert error.code == "too_many_treasures" and error.at == (("player", 2), "treasure")
     assert error.facts == {"count": 16, "limit": 15}

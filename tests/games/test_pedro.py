@@ -100,9 +100,9 @@ def test_cards_are_read_in_every_spelling(text, card):
 )
 def test_anything_else_is_refused_naming_the_card(text):
     with pytest.raises(RuleError) as caught:
-        parse_card(text, ("cards", 2))
+        parse_card(text, (("play", 2),))
     assert caught.value.code == "bad_card"
-    assert caught.value.facts == {"card": text} and caught.value.where == ("cards", 2)
+    assert caught.value.facts == {"card": text} and caught.value.at == (("play", 2),)
 
 
 def test_a_card_is_read_from_exactly_what_the_pattern_matches():
@@ -194,8 +194,8 @@ def test_a_list_of_cards_is_refused_at_its_first_bad_card():
         (["AS", "KS", "AH\n"], 2),
     ):
         with pytest.raises(RuleError) as caught:
-            parse_cards(texts, ("captured", "NS"))
-        assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", index))
+            parse_cards(texts, (("captured", "NS"),))
+        assert (caught.value.code, caught.value.at) == ("bad_card", (("captured", "NS"), ("card", index)))
         assert caught.value.facts == {"card": texts[index]}
 
 
@@ -270,7 +270,7 @@ def test_dealer_is_forced_after_three_passes():
 def test_illegal_calls_say_why(calls, code, index):
     with pytest.raises(RuleError) as caught:
         run_auction("S", calls, DEFAULT)
-    assert caught.value.code == code and caught.value.where == ("calls", index)
+    assert caught.value.code == code and caught.value.at == (("call", index),)
 
 
 @pytest.mark.parametrize("calls", [[7, "pass", "pass"], [7, "pass", "pass", "pass", "pass"]])
@@ -286,7 +286,7 @@ def test_a_hands_bid_lies_between_the_minimum_and_the_maximum():
     check_bid(6, Rules(min_bid=6, dealer_forced_bid=6))
     with pytest.raises(RuleError) as caught:
         check_bid(6, DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("bid_outside_rules", ("bid", "amount"))
+    assert (caught.value.code, caught.value.at) == ("bid_outside_rules", ("bid",))
     assert caught.value.facts == {"amount": 6, "min_bid": 7, "max_bid": 14, "forced": 7}
     with pytest.raises(RuleError) as caught:
         check_bid(13, Rules(max_bid=12))
@@ -336,7 +336,7 @@ def test_follow_rule_with_hands():
     # hearts trump, clubs led: E holds a club and must follow or trump; KD is neither
     with pytest.raises(RuleError) as caught:
         play_trick("H", "N", cards("9C", "KD", "QS", "7S"), hands)
-    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    assert (caught.value.code, caught.value.at) == ("must_follow", (("play", 1),))
     # S holds no club: anything goes; 5D is the Low Pedro (a trump) and wins
     result = play_trick("H", "N", cards("9C", "2C", "5D", "7S"), hands)
     assert result.winner == "S"
@@ -352,7 +352,7 @@ def test_trump_led_must_be_followed_with_trump_and_low_pedro_counts():
     hands = {"N": cards("KD"), "E": cards("5D", "KC")}
     with pytest.raises(RuleError) as caught:
         play_trick("H", "N", cards("KD", "KC", "2S", "3S"), hands)
-    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    assert (caught.value.code, caught.value.at) == ("must_follow", (("play", 1),))
     assert caught.value.facts["allowed"] == "5D"
     result = play_trick("H", "N", cards("KD", "5D", "2S", "3S"), hands)
     assert (result.winner, result.trumped) == ("E", True)
@@ -365,7 +365,7 @@ def test_void_in_the_led_suit_with_a_trump_must_trump():
     hands = {"N": cards("KD"), "E": cards("AH", "3C"), "S": cards("2D"), "W": cards("4D")}
     with pytest.raises(RuleError) as caught:
         play_trick("H", "N", cards("KD", "3C", "2D", "4D"), hands)
-    assert (caught.value.code, caught.value.where) == ("must_follow", ("cards", 1))
+    assert (caught.value.code, caught.value.at) == ("must_follow", (("play", 1),))
     assert caught.value.facts == {"seat": "E", "card": "3C", "led": "KD", "trump": "H", "allowed": "AH"}
     assert play_trick("H", "N", cards("KD", "AH", "2D", "4D"), hands).winner == "E"
     # E's only trump is the Low Pedro (5D under hearts), spades led: the club is refused
@@ -387,10 +387,17 @@ def test_void_in_the_led_suit_with_a_trump_must_trump():
 def test_cards_not_in_hand_and_duplicates():
     with pytest.raises(RuleError) as caught:
         play_trick("H", "N", cards("9C", "2C", "9C", "7S"))
-    assert (caught.value.code, caught.value.where) == ("duplicate_card", ("cards", 2))
+    assert (caught.value.code, caught.value.at) == ("duplicate_card", (("play", 2),))
     with pytest.raises(RuleError) as caught:
         play_trick("H", "N", cards("9C", "2C", "5D", "7S"), {"E": cards("3C")})
-    assert (caught.value.code, caught.value.facts["seat"]) == ("card_not_in_hand", "E")
+    assert (caught.value.code, caught.value.at, caught.value.facts["seat"]) == ("card_not_in_hand", (("play", 1),), "E")
+    with pytest.raises(RuleError) as caught:
+        play_trick("H", "N", cards("9C", "2C", "5D", "7S"), {"N": cards("9C", "3C"), "E": cards("2C", "3C")})
+    assert (caught.value.code, caught.value.at, caught.value.facts) == (
+        "card_in_two_hands",
+        (("seat", "E"), ("card", 1)),
+        {"card": "3C", "seat": "N"},
+    )
 
 
 # -- Hand points ---------------------------------------------------------------------------
@@ -426,10 +433,10 @@ def test_all_fourteen_points_and_cards_not_in_play():
 def test_a_card_captured_twice_or_by_both_teams_is_refused():
     with pytest.raises(RuleError) as caught:
         hand_points("H", {"NS": cards("AH"), "EW": cards("AH")}, DEFAULT, None)
-    assert (caught.value.code, caught.value.where) == ("captured_twice", ("captured", "EW", 0))
+    assert (caught.value.code, caught.value.at) == ("captured_twice", (("captured", "EW"), ("card", 0)))
     with pytest.raises(RuleError) as caught:
         hand_points("H", {"NS": cards("AH", "KH", "AH"), "EW": []}, DEFAULT, None)
-    assert (caught.value.where, caught.value.facts) == (("captured", "NS", 2), {"card": "AH", "team": "NS"})
+    assert (caught.value.at, caught.value.facts) == ((("captured", "NS"), ("card", 2)), {"card": "AH", "team": "NS"})
 
 
 def test_more_cards_than_six_tricks_hold_are_refused_after_duplicates():
@@ -439,7 +446,7 @@ def test_more_cards_than_six_tricks_hold_are_refused_after_duplicates():
     assert (caught.value.code, caught.value.facts) == ("too_many_captured", {"count": 25, "limit": 24})
     with pytest.raises(RuleError) as caught:
         hand_points("H", {"NS": deck[:13], "EW": deck[12:25]}, DEFAULT, "NS")
-    assert (caught.value.code, caught.value.where) == ("captured_twice", ("captured", "EW", 0))
+    assert (caught.value.code, caught.value.at) == ("captured_twice", (("captured", "EW"), ("card", 0)))
 
 
 def test_point_cards_are_listed_most_points_first_then_by_name():
@@ -486,7 +493,7 @@ def test_given_points_must_be_a_possible_split_of_the_point_cards():
             code = None
         except RuleError as error:
             code = error.code
-            assert error.where == ("points",)
+            assert error.at == ("points",)
         if (ns, ew) in possible:
             assert code is None, (ns, ew)
         elif ns + ew > MAX_POINTS:
@@ -532,7 +539,7 @@ def test_points_given_directly_are_checked_and_have_no_point_cards():
     assert read_points(HandInput("NS", 7, points={"NS": 9, "EW": 5}), DEFAULT) == ({"NS": 9, "EW": 5}, None)
     with pytest.raises(RuleError) as caught:
         read_points(HandInput("NS", 7, points={"NS": 4, "EW": 9}), DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("impossible_points", ("points",))
+    assert (caught.value.code, caught.value.at) == ("impossible_points", ("points",))
 
 
 def test_points_from_trump_and_captured_cards_with_the_two_dealt():
@@ -569,7 +576,7 @@ def test_points_from_trump_and_captured_cards_with_the_two_dealt():
 def test_points_or_trump_with_captured_not_both_nor_neither(given):
     with pytest.raises(RuleError) as caught:
         read_points(HandInput("NS", 7, **given), DEFAULT)
-    assert (caught.value.code, caught.value.where, caught.value.facts) == ("points_or_captured", ("points",), {})
+    assert (caught.value.code, caught.value.at, caught.value.facts) == ("points_or_captured", ("points",), {})
 
 
 @pytest.mark.parametrize(
@@ -587,7 +594,7 @@ def test_a_team_named_for_the_two_goes_with_captured_cards_and_its_rule(given, r
     for check in (check_two_fields, read_points):
         with pytest.raises(RuleError) as caught:
             check(hand, Rules(two_scored_by=rule))
-        assert (caught.value.code, caught.value.where) == ("two_field_for_rule", (field,))
+        assert (caught.value.code, caught.value.at) == ("two_field_for_rule", (field,))
         assert caught.value.facts == {"field": field, "rule": rule}
 
 
@@ -601,7 +608,7 @@ def test_captured_cards_are_read_ns_first_and_refused_where_they_are():
     hand = HandInput("NS", 7, trump="H", captured={"NS": ["AH", "1H"], "EW": ["ZZ"]})
     with pytest.raises(RuleError) as caught:
         read_points(hand, DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("bad_card", ("captured", "NS", 1))
+    assert (caught.value.code, caught.value.at) == ("bad_card", (("captured", "NS"), ("card", 1)))
 
 
 def test_a_hand_is_checked_bid_first_then_the_game_then_its_points():
@@ -611,7 +618,7 @@ def test_a_hand_is_checked_bid_first_then_the_game_then_its_points():
     assert caught.value.code == "bid_outside_rules"
     with pytest.raises(RuleError) as caught:
         settle_hand(HandInput("NS", 7), over, DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("game_already_over", ("scores_before",))
+    assert (caught.value.code, caught.value.at) == ("game_already_over", ("score",))
     with pytest.raises(RuleError) as caught:
         settle_hand(HandInput("NS", 7), {"NS": 0, "EW": 0}, DEFAULT)
     assert caught.value.code == "points_or_captured"
@@ -637,13 +644,13 @@ def test_a_game_reads_every_hand_before_settling_any():
     # a bad hand after the end is refused for what is wrong with it, at its index
     with pytest.raises(RuleError) as caught:
         score_game(hands + [HandInput("NS", 5, points={"NS": 7, "EW": 7})], DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("bid_outside_rules", ("hands", 8, "bid", "amount"))
+    assert (caught.value.code, caught.value.at) == ("bid_outside_rules", (("hand", 8), "bid"))
     with pytest.raises(RuleError) as caught:
         score_game(hands + [HandInput("NS", 7, trump="H", captured={"EW": ["AH", "AH"]})], DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("captured_twice", ("hands", 8, "captured", "EW", 1))
+    assert (caught.value.code, caught.value.at) == ("captured_twice", (("hand", 8), ("captured", "EW"), ("card", 1)))
     with pytest.raises(RuleError) as caught:
         score_game(hands + [HandInput("NS", 7, points={"NS": 7, "EW": 7})], DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("hand_after_game_over", ("hands", 8))
+    assert (caught.value.code, caught.value.at) == ("hand_after_game_over", (("hand", 8),))
     assert score_game([], DEFAULT) == (play_game([], DEFAULT), [])
 
 
@@ -774,7 +781,7 @@ def test_the_extra_hand_decides_whatever_the_scores(bidder, bid, points, before,
 
 def test_the_higher_score_rules_extra_hand_after_equal_scores_decides_too():
     rules = Rules(tie_rule="higher_score")
-    check_game_running({"NS": 100, "EW": 100}, rules, ())
+    check_game_running({"NS": 100, "EW": 100}, rules)
     result = settle("EW", 9, {"NS": 100, "EW": 100}, {"NS": 6, "EW": 8}, rules)
     assert (result.scores_after, result.winner, result.decided_by) == ({"NS": 106, "EW": 91}, "NS", "extra_hand")
 
@@ -797,11 +804,11 @@ def test_a_game_whose_extra_hand_is_set_is_won_by_the_other_team():
 
 def test_a_finished_game_takes_no_hand():
     with pytest.raises(RuleError) as caught:
-        check_game_running({"NS": 100, "EW": 20}, DEFAULT, ("scores_before",))
-    assert caught.value.code == "game_already_over"
-    check_game_running({"NS": 101, "EW": 100}, DEFAULT, ("scores_before",))  # extra hand pending
+        check_game_running({"NS": 100, "EW": 20}, DEFAULT)
+    assert (caught.value.code, caught.value.at) == ("game_already_over", ("score",))
+    check_game_running({"NS": 101, "EW": 100}, DEFAULT)  # extra hand pending
     with pytest.raises(RuleError):
-        check_game_running({"NS": 101, "EW": 100}, Rules(tie_rule="bidder_wins"), ())
+        check_game_running({"NS": 101, "EW": 100}, Rules(tie_rule="bidder_wins"))
 
 
 # -- Whole games ---------------------------------------------------------------------------
@@ -835,7 +842,7 @@ def test_a_game_to_100_crossing_into_bidder_goes_out():
     assert (ledger.winner, last.decided_by, ledger.next_hand) == ("NS", "bidder_goes_out", None)
     with pytest.raises(RuleError) as caught:
         play_game(hands + [("EW", 7, {"NS": 7, "EW": 7})], DEFAULT)
-    assert (caught.value.code, caught.value.where) == ("hand_after_game_over", ("hands", 16))
+    assert (caught.value.code, caught.value.at) == ("hand_after_game_over", (("hand", 16),))
 
 
 def test_a_game_with_negative_scores():
@@ -852,7 +859,7 @@ def test_rules_as_data_name_every_option():
 def test_rules_that_contradict_each_other():
     with pytest.raises(RuleError) as caught:
         Rules(min_bid=9, max_bid=8).check()
-    assert caught.value.code == "min_above_max"
+    assert (caught.value.code, caught.value.at) == ("min_above_max", (("option", "min_bid"),))
     with pytest.raises(RuleError) as caught:
         Rules(min_bid=7, dealer_forced_bid=6).check()
-    assert caught.value.code == "forced_bid_outside"
+    assert (caught.value.code, caught.value.at) == ("forced_bid_outside", (("option", "dealer_forced_bid"),))

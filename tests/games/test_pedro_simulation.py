@@ -10,6 +10,8 @@ from scoring_api.games.pedro.scoring import hand_points
 from scoring_api.games.pedro.tricks import may_play, play_trick
 from tests.games.pedro_simulator import deal_and_play, reference_may_play, reference_winner, team
 
+pytestmark = pytest.mark.slow  # thousands of simulated hands (docs/development.md)
+
 HANDS = 1500
 
 

@@ -32,14 +32,14 @@ class AuctionResult(NamedTuple):
 def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionResult:
     """Check the four calls in order from the dealer's left and name the high bidder."""
     if len(calls) != 4:
-        raise RuleError("call_count", ("calls",), count=len(calls))
+        raise RuleError("call_count", ("call",), count=len(calls))
     seated = tuple(map(Call, seats_from(next_seat(dealer)), calls))  # the dealer calls last
     high: Call | None = None
     for index, (seat, call) in enumerate(seated):
-        where = ("calls", index)
+        at = (("call", index),)
         if index == 3 and high is None:
             if call != rules.dealer_forced_bid:
-                raise RuleError("dealer_forced", where, seat=seat, amount=rules.dealer_forced_bid, call=call)
+                raise RuleError("dealer_forced", at, seat=seat, amount=rules.dealer_forced_bid, call=call)
             return AuctionResult(seat, TEAM_OF[seat], call, True, seated)
         if call == PASS:
             continue
@@ -47,14 +47,14 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
         if not rules.min_bid <= bid <= rules.max_bid:
             raise RuleError(
                 "bid_out_of_range",
-                where,
+                at,
                 seat=seat,
                 amount=call,
                 min_bid=rules.min_bid,
                 max_bid=rules.max_bid,
             )
         if high is not None and bid <= cast(int, high.call):
-            raise RuleError("bid_too_low", where, seat=seat, amount=call, high_seat=high.seat, high=high.call)
+            raise RuleError("bid_too_low", at, seat=seat, amount=call, high_seat=high.seat, high=high.call)
         high = seated[index]
     assert high is not None  # the fourth call returned above if nobody had bid
     return AuctionResult(high.seat, TEAM_OF[high.seat], cast(int, high.call), False, seated)
@@ -63,11 +63,11 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
 def check_bid(amount: int, rules: Rules) -> None:
     """A hand's winning bid lies between the minimum and the maximum bid
     (docs/rules/pedro.md, "Auction"); the rules are checked, so the dealer's forced bid lies
-    between them too. Refused as ``bid_outside_rules`` at ``bid.amount``."""
+    between them too. Refused as ``bid_outside_rules`` at ``("bid",)``."""
     if not rules.min_bid <= amount <= rules.max_bid:
         raise RuleError(
             "bid_outside_rules",
-            ("bid", "amount"),
+            ("bid",),
             amount=amount,
             min_bid=rules.min_bid,
             max_bid=rules.max_bid,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..errors import RuleError
+from ..errors import Position, RuleError
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RANK_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}  # A=14 ... 2=2
@@ -60,20 +60,22 @@ def parse_suit(text: str) -> str:
     return SUIT_SYMBOLS.get(text, text.upper())
 
 
-def parse_card(text: str, where: tuple = ()) -> Card:
+def parse_card(text: str, at: Position = ()) -> Card:
     """``"10H"``, ``"5♦"``, ``"as"`` -> Card: a text :data:`CARD_PATTERN` fully matches.
     Anything else (``" AH"``, ``"AH\\n"`` too: the text is not stripped) is a RuleError
-    naming it."""
+    naming it, ``bad_card`` at ``at``."""
     match = _CARD.fullmatch(text) if isinstance(text, str) else None
     if match is None:
-        raise RuleError("bad_card", where, card=text)
+        raise RuleError("bad_card", at, card=text)
     rank, suit = match.groups()
     return Card(rank.upper(), parse_suit(suit))
 
 
-def parse_cards(texts: list[str], where: tuple = ()) -> list[Card]:
-    """Every text as a card; the first one that is not a card is refused, by index."""
-    return [parse_card(text, where + (i,)) for i, text in enumerate(texts)]
+def parse_cards(texts: list[str], within: Position = (), term: str = "card") -> list[Card]:
+    """Every text as a card; the first one that is not a card is refused at
+    ``(*within, (term, index))``: ``(("seat", "N"), ("card", 2))`` for a card held,
+    ``(("play", 1),)`` (``term="play"``) for a card of a trick."""
+    return [parse_card(text, (*within, (term, i))) for i, text in enumerate(texts)]
 
 
 def next_seat(seat: str, steps: int = 1) -> str:

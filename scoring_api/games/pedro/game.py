@@ -31,7 +31,7 @@ def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> Gam
         if over:
             raise RuleError(
                 "hand_after_game_over",
-                ("hands", index),
+                (("hand", index),),
                 hand=index + 1,
                 winner=ledger[-1].winner,
                 after=index,
@@ -46,8 +46,8 @@ def play_game(hands: list[tuple[str, int, dict[str, int]]], rules: Rules) -> Gam
 
 def score_game(hands: Sequence[HandInput], rules: Rules) -> tuple[GameLedger, list[TeamPointCards | None]]:
     """A whole game from its hands as given (docs/rules/pedro.md, "Settlement" and "End of
-    game"): every hand is read and checked (its bid, its points: a refusal is located at
-    ``hands[index]``) before any is settled, then :func:`play_game` settles them. Returns
+    game"): every hand is read and checked (its bid, its points: a refusal is located
+    inside ``("hand", index)``) before any is settled, then :func:`play_game` settles them. Returns
     the ledger and each hand's point cards (None where the points were given)."""
     settled_input, point_cards = [], []
     for index, hand in enumerate(hands):
@@ -55,7 +55,7 @@ def score_game(hands: Sequence[HandInput], rules: Rules) -> tuple[GameLedger, li
             check_bid(hand.bid, rules)
             points, cards = read_points(hand, rules)
         except RuleError as error:
-            raise error.within("hands", index) from None
+            raise error.within(("hand", index)) from None
         settled_input.append((hand.bid_team, hand.bid, points))
         point_cards.append(cards)
     return play_game(settled_input, rules), point_cards

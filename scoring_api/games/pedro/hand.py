@@ -40,7 +40,7 @@ def check_two_fields(hand: HandInput, rules: Rules) -> None:
     """A team named for the 2 of trump goes with captured cards and with the rule that
     scores it: ``two_dealt_to`` with ``dealt``, ``two_played_by`` with ``played``
     (docs/rules/pedro.md, "Points" and "Rule options"). Refused as ``two_field_for_rule``
-    at the field."""
+    at the team so named."""
     for field, rule in TWO_FIELDS:
         if getattr(hand, field) is not None and (hand.points is not None or rules.two_scored_by != rule):
             raise RuleError("two_field_for_rule", (field,), field=field, rule=rules.two_scored_by)
@@ -59,7 +59,7 @@ def read_points(hand: HandInput, rules: Rules) -> tuple[dict[str, int], TeamPoin
         return points, None
     if points is None and trump is not None and captured is not None:
         check_two_fields(hand, rules)
-        cards = {team: parse_cards(captured.get(team, []), ("captured", team)) for team in TEAMS}
+        cards = {team: parse_cards(captured.get(team, []), (("captured", team),)) for team in TEAMS}
         two_team = hand.two_dealt_to if rules.two_scored_by == "dealt" else hand.two_played_by
         result = hand_points(parse_suit(trump), cards, rules, two_team)
         return result.points, result.cards
@@ -74,6 +74,6 @@ def settle_hand(
     (:func:`~.auction.check_bid`), a game still running at ``scores_before``
     (:func:`~.scoring.check_game_running`), the points (:func:`read_points`)."""
     check_bid(hand.bid, rules)
-    check_game_running(scores_before, rules, ("scores_before",))
+    check_game_running(scores_before, rules)
     points, cards = read_points(hand, rules)
     return settle(hand.bid_team, hand.bid, scores_before, points, rules), cards

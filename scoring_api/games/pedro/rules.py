@@ -22,14 +22,15 @@ class Rules:
     bidder_out_margin: int = 7
     tie_rule: str = "extra_hand"
 
-    def check(self, where: tuple = ("rules",)) -> Rules:
-        """Refuse options that contradict each other (each alone is bounded by the schema)."""
+    def check(self) -> Rules:
+        """Refuse options that contradict each other (each alone is bounded by the schema),
+        at the option at fault: ``(("option", "min_bid"),)``."""
         if self.min_bid > self.max_bid:
-            raise RuleError("min_above_max", where + ("min_bid",), min_bid=self.min_bid, max_bid=self.max_bid)
+            raise RuleError("min_above_max", (("option", "min_bid"),), min_bid=self.min_bid, max_bid=self.max_bid)
         if not self.min_bid <= self.dealer_forced_bid <= self.max_bid:
             raise RuleError(
                 "forced_bid_outside",
-                where + ("dealer_forced_bid",),
+                (("option", "dealer_forced_bid"),),
                 bid=self.dealer_forced_bid,
                 min_bid=self.min_bid,
                 max_bid=self.max_bid,

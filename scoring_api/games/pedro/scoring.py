@@ -82,7 +82,9 @@ def _owners(captured: dict[str, list[Card]]) -> dict[Card, str]:
     for team in TEAMS:
         for index, card in enumerate(captured.get(team, [])):
             if card in owner:
-                raise RuleError("captured_twice", ("captured", team, index), card=str(card), team=owner[card])
+                raise RuleError(
+                    "captured_twice", (("captured", team), ("card", index)), card=str(card), team=owner[card]
+                )
             owner[card] = team
     if len(owner) > MAX_CAPTURED:
         raise RuleError("too_many_captured", ("captured",), count=len(owner), limit=MAX_CAPTURED)
@@ -149,14 +151,15 @@ def extra_hand(scores: dict[str, int], rules: Rules) -> bool:
     return scores["NS"] >= rules.target and scores["EW"] >= rules.target
 
 
-def check_game_running(scores: dict[str, int], rules: Rules, where: tuple) -> None:
+def check_game_running(scores: dict[str, int], rules: Rules) -> None:
     """A hand can only be played while the game is undecided: nobody at the target, or
-    both there waiting for the tie rule's extra hand."""
+    both there waiting for the tie rule's extra hand (``game_already_over`` at
+    ``("score",)``, the scores the hand starts from)."""
     ns_reached, ew_reached = scores["NS"] >= rules.target, scores["EW"] >= rules.target
     one_there = ns_reached != ew_reached
     both_there_and_decided = ns_reached and ew_reached and not _tie_continues(scores, rules)
     if one_there or both_there_and_decided:
-        raise RuleError("game_already_over", where, target=rules.target, NS=scores["NS"], EW=scores["EW"])
+        raise RuleError("game_already_over", ("score",), target=rules.target, NS=scores["NS"], EW=scores["EW"])
 
 
 def _tie_continues(scores: dict[str, int], rules: Rules) -> bool:

@@ -63,7 +63,10 @@ def winning_play(plays: Sequence[Play], trump: str) -> Play:
 
 def play_trick(trump: str, leader: str, cards: list[Card], hands: dict[str, list[Card]] | None = None) -> TrickResult:
     """Who wins four cards played from ``leader`` clockwise; with the players' hands (as
-    they were before this trick), every card is checked against the hand and the rule."""
+    they were before this trick), every card is checked against the hand and the rule.
+
+    A refusal names the card at fault as the trick's play ``(("play", i),)`` or as a card
+    a seat holds ``(("seat", "N"), ("card", i))``."""
     _refuse_duplicate(cards)
     plays = tuple(zip(seats_from(leader), cards))
     if hands is not None:
@@ -77,7 +80,7 @@ def _refuse_duplicate(cards: list[Card]) -> None:
     """Name the first card played a second time."""
     for index, card in enumerate(cards):
         if card in cards[:index]:
-            raise RuleError("duplicate_card", ("cards", index), card=str(card))
+            raise RuleError("duplicate_card", (("play", index),), card=str(card))
 
 
 def _check_follow(plays: tuple[Play, ...], hands: dict[str, list[Card]], trump: str) -> None:
@@ -86,7 +89,7 @@ def _check_follow(plays: tuple[Play, ...], hands: dict[str, list[Card]], trump: 
     for seat, hand in hands.items():
         for index, card in enumerate(hand):
             if card in seen:
-                raise RuleError("card_in_two_hands", ("hands", seat, index), card=str(card), seat=seen[card])
+                raise RuleError("card_in_two_hands", (("seat", seat), ("card", index)), card=str(card), seat=seen[card])
             seen[card] = seat
     led = plays[0][1]
     for index, (seat, card) in enumerate(plays):
@@ -94,12 +97,12 @@ def _check_follow(plays: tuple[Play, ...], hands: dict[str, list[Card]], trump: 
         if stated is None:
             continue
         if card not in stated:
-            raise RuleError("card_not_in_hand", ("cards", index), seat=seat, card=str(card))
+            raise RuleError("card_not_in_hand", (("play", index),), seat=seat, card=str(card))
         if not may_play(card, stated, None if index == 0 else led, trump):
             allowed = [str(held) for held in stated if may_play(held, stated, led, trump)]
             raise RuleError(
                 "must_follow",
-                ("cards", index),
+                (("play", index),),
                 seat=seat,
                 card=str(card),
                 led=str(led),
