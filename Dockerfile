@@ -11,9 +11,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     WEB_CONCURRENCY=2
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+# The dependencies exactly as requirements/runtime.txt locks them (hashes checked), in a
+# layer of their own: a change to the code alone does not install them again.
+COPY requirements/runtime.txt requirements/runtime.txt
+RUN pip install --require-hashes -r requirements/runtime.txt
+COPY pyproject.toml README.md LICENSE ./
 COPY scoring_api ./scoring_api
-RUN pip install . && useradd --create-home --uid 10001 scoring
+RUN pip install --no-deps . && useradd --create-home --uid 10001 scoring
 
 USER scoring
 EXPOSE 8000

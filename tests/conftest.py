@@ -20,6 +20,20 @@ if os.environ.get("SCORING_TEST_RECORD"):  # python -m tests.recorded.record
 API_KEY = "sk-test-9f8e7d6c5b4a"  # must never appear in a response or a log line
 
 
+def pytest_configure(config):
+    """A bare ``pytest`` (no path, no ``-m``) is the fast loop: it leaves out the tests marked
+    slow. Naming a file or folder runs all of it; ``.ci/run`` runs everything
+    (docs/development.md, "Tests and checks")."""
+    if not config.option.markexpr and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        config.option.markexpr = "not slow"  # xdist hands it to the workers
+    if config.option.markexpr == "not slow":
+        # Schemathesis would still build the contract test (slow, tests/test_openapi.py) at
+        # collection, every operation's coverage cases: half of each worker's collection time.
+        schemathesis = config.pluginmanager.get_plugin("schemathesis.pytest.plugin")
+        if schemathesis is not None:
+            config.pluginmanager.unregister(schemathesis)
+
+
 @pytest.fixture
 def app():
     return create_app({"TESTING": True})

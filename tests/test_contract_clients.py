@@ -1,8 +1,10 @@
 """Tools that read openapi.yaml accept it: a Python client generates from it without
 errors, and Redocly's recommended lint finds no error.
 
-Both run for real (nothing skipped): openapi-python-client is in the ``test`` extra, and
-Redocly's CLI is installed with npm (pinned, into a cache directory) on first use.
+Both run for real (nothing skipped): openapi-python-client is in the ``test`` extra (and
+the lock file requirements/dev.txt), and Redocly's CLI is pinned in tests/contract/package.json
+and its package-lock.json, installed there by ``.ci/run`` (``npm ci --prefix tests/contract``).
+The tests never install anything themselves (docs/development.md, "Tests and checks").
 """
 
 import json
@@ -12,20 +14,22 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
 
-#: Redocly CLI, pinned so that a new release's rules cannot break the build unannounced.
-REDOCLY_VERSION = "2.77.0"
-#: Where npm installs it once (override with SCORING_TEST_TOOLS_CACHE).
-TOOLS_CACHE = Path(os.environ.get("SCORING_TEST_TOOLS_CACHE", Path.home() / ".cache" / "scoring-api-tests"))
+pytestmark = pytest.mark.slow  # two external tools, a few seconds each (docs/development.md)
+
+#: Redocly's CLI as tests/contract/package-lock.json pins it (1.34: Node.js 18.17 or later).
+REDOCLY = ROOT / "tests" / "contract" / "node_modules" / ".bin" / "redocly"
 
 
 def _generator() -> list[str]:
     found = shutil.which(
         "openapi-python-client", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     )
-    assert found, "openapi-python-client is missing: pip install -e '.[test]'"
+    assert found, "openapi-python-client is missing: pip install -r requirements/dev.txt"
     return [found]
 
 
@@ -53,30 +57,14 @@ def test_openapi_python_client_generates_a_client(tmp_path):
 
 
 def _redocly() -> Path:
-    """The pinned Redocly CLI, installed with npm into the cache directory if absent."""
-    prefix = TOOLS_CACHE / f"redocly-cli-{REDOCLY_VERSION}"
-    binary = prefix / "node_modules" / ".bin" / "redocly"
-    if not binary.exists():
-        npm = shutil.which("npm")
-        assert npm, "npm is needed to install @redocly/cli (Node.js 20.19+ or 22.12+)"
-        prefix.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                npm,
-                "install",
-                "--prefix",
-                str(prefix),
-                "--no-audit",
-                "--no-fund",
-                "--no-save",
-                f"@redocly/cli@{REDOCLY_VERSION}",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=300,
+    """The pinned Redocly CLI; missing, the test fails with the command that installs it."""
+    if not REDOCLY.exists():
+        pytest.fail(
+            f"Redocly's CLI is not installed ({REDOCLY}): run `npm ci --prefix tests/contract` "
+            "(Node.js 18.17 or later; .ci/run does it)",
+            pytrace=False,
         )
-    return binary
+    return REDOCLY
 
 
 def test_redocly_recommended_lint_has_no_errors(tmp_path):

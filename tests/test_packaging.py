@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds and installs the package (docs/development.md)
+
 ROOT = Path(__file__).parents[1]
 
 PROBE = """

@@ -29,6 +29,17 @@ DESKTOP = {"width": 1280, "height": 800}
 SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": DESKTOP}  # where answers must be in view
 # Chrome reports every 4xx/5xx response as a console error; the form handles those itself.
 EXPECTED_CONSOLE = ("Failed to load resource",)
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(items):
+    """Every test here drives Chromium, so every test here is slow: a bare ``pytest`` leaves
+    them out, ``.ci/run`` runs them (docs/development.md). Each xdist worker serves the app
+    and starts its Chromium itself; screenshots have a file per test, so workers share no file."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="package")
