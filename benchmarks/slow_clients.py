@@ -2,6 +2,7 @@
 
     apt-get install -y wrk                 # once (for the throughput part)
     python benchmarks/slow_clients.py      # the README's command, then the old sync and a gthread setup
+    python benchmarks/slow_clients.py --slow-readers   # part 4 only, on the README's command
 
 Each server setup is started on 127.0.0.1 (a free port) and put through, every part bounded
 in time:
@@ -18,8 +19,17 @@ in time:
    ``--rounds`` interleaved rounds of ``--seconds`` on the README's setup and on 2 sync
    workers (the former command). Target: the README's setup at least as fast.
 
+4. **Slow readers** (``--slow-readers``, alone): ``--readers`` connections (default 60), each
+   with a 1 KiB receive buffer, ask for ``--pipelined`` answers at once (default 32 x
+   ``GET /openapi.yaml``, 210 KB each: more than the kernel queues for them) and never read,
+   against one worker of ``--slots`` connections (default 25, ``--worker-connections``), for
+   ``--hold`` s (default 60). Meanwhile ``/healthz`` is probed every second, each probe waiting until the
+   end of the part. Counted: probes answered, slow readers the server cut (their TCP
+   connection left ESTABLISHED; Linux's ``TCP_INFO``) and how long each held its slot.
+   Target: every probe answered, every slow reader cut.
+
 The README's setup is the first ``gunicorn`` command in README.md; the script exits 1 when
-it misses a target of parts 1 or 2. Figures: docs/performance.md.
+it misses a target of parts 1, 2 or 4. Figures: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import asyncio
 import json
 import os
 import shlex
+import socket
 import statistics
 import subprocess
 import sys
@@ -282,6 +293,60 @@ def throughput(ports: dict[str, int], rounds: int, seconds: float) -> dict[str, 
     }
 
 
+class SlowReaders:
+    """Connections that ask for large answers and never read them."""
+
+    OPENAPI = request_bytes("GET", "/openapi.yaml").replace(b"Connection: close\r\n", b"")
+    TCP_ESTABLISHED = 1  # tcpi_state, the first byte of Linux's TCP_INFO
+
+    def __init__(self, port: int, count: int, pipelined: int) -> None:
+        self.port, self.count, self.pipelined = port, count, pipelined
+        self.held: list[float] = []  # seconds each cut connection was held
+        self.open: dict[socket.socket, float] = {}
+
+    async def connect(self) -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(self.count):
+            connection = socket.socket()
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            connection.setblocking(False)
+            await loop.sock_connect(connection, ("127.0.0.1", self.port))
+            await loop.sock_sendall(connection, self.OPENAPI * self.pipelined)
+            self.open[connection] = time.monotonic()
+
+    async def watch(self, until: float) -> None:
+        """Until ``until``: note each connection the server cuts (without reading from it)."""
+        while self.open and time.monotonic() < until:
+            for connection, opened in list(self.open.items()):
+                state = connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0]
+                if state != self.TCP_ESTABLISHED:
+                    self.held.append(time.monotonic() - opened)
+                    del self.open[connection]
+                    connection.close()
+            await asyncio.sleep(0.1)
+
+    def close(self) -> None:
+        for connection in self.open:
+            connection.close()
+
+
+async def slow_readers(port: int, count: int, pipelined: int, hold: float) -> dict:
+    readers = SlowReaders(port, count, pipelined)
+    until = time.monotonic() + hold
+    try:
+        await readers.connect()
+        watching = asyncio.create_task(readers.watch(until))
+        tasks = []
+        while time.monotonic() < until - 1:
+            tasks.append(asyncio.create_task(probe(port, request_bytes("GET", "/healthz"), until - time.monotonic())))
+            await asyncio.sleep(1.0)
+        probes = await asyncio.gather(*tasks)
+        await watching
+    finally:
+        readers.close()
+    return {"healthz": summary(probes), "held": sorted(readers.held), "still_open": len(readers.open)}
+
+
 def command_for(name: str, port: int) -> list[str]:
     if name == "readme":
         return readme_command(port)
@@ -289,10 +354,11 @@ def command_for(name: str, port: int) -> list[str]:
 
 
 @contextmanager
-def serving(name: str, model_port: int) -> Iterator[int]:
-    """A fresh server of setup ``name`` (nothing left over from an earlier part): its port."""
+def serving(name: str, model_port: int, options: tuple[str, ...] = ()) -> Iterator[int]:
+    """A fresh server of setup ``name`` (nothing left over from an earlier part), with
+    ``options`` added: its port."""
     port = free_port()
-    server = start(command_for(name, port), port, model_port)
+    server = start([*command_for(name, port), *options], port, model_port)
     try:
         yield port
     finally:
@@ -303,9 +369,38 @@ def serving(name: str, model_port: int) -> Iterator[int]:
             server.kill()
 
 
+def run_slow_readers(args: argparse.Namespace, model_port: int) -> bool:
+    """Part 4 on the README's setup; whether it met its target."""
+    hold = args.hold or 60
+    options = ("--workers", "1", "--worker-connections", str(args.slots))
+    print(f"\nreadme: {' '.join([*command_for('readme', 8000), *options])}", flush=True)
+    with serving("readme", model_port, options) as port:
+        result = asyncio.run(slow_readers(port, args.readers, args.pipelined, hold))
+    held = result["held"]
+    print(
+        f" 4. {hold:.0f} s of {args.readers} slow readers ({args.pipelined} x GET /openapi.yaml each, "
+        f"never read) against {args.slots} connection slots"
+    )
+    print(line("/healthz every 1 s", result["healthz"]))
+    print(
+        f"  slow readers the server cut: {len(held)}/{args.readers}"
+        + (f", {statistics.median(held):.1f} s after connecting (median), {held[-1]:.1f} s at most" if held else "")
+        + f"; still held at the end: {result['still_open']}"
+    )
+    ok = result["healthz"]["answered"] == result["healthz"]["sent"] and len(held) == args.readers
+    print("  targets (every probe answered, every slow reader cut):", "PASS" if ok else "FAIL")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hold", type=float, default=30, help="seconds the slow clients are held (default 30)")
+    parser.add_argument(
+        "--hold", type=float, help="seconds the slow clients (default 30) or slow readers (default 60) are held"
+    )
+    parser.add_argument("--slow-readers", action="store_true", help="part 4 only: slow readers")
+    parser.add_argument("--readers", type=int, default=60, help="slow readers (default 60)")
+    parser.add_argument("--pipelined", type=int, default=32, help="answers each slow reader asks for (default 32)")
+    parser.add_argument("--slots", type=int, default=25, help="the worker's connections in part 4 (default 25)")
     parser.add_argument("--model-wait", type=float, default=20, help="seconds the model waits (default 20)")
     parser.add_argument("--others", default="sync,gthread", help="setups to compare (default sync,gthread; '' none)")
     parser.add_argument("--rounds", type=int, default=3, help="throughput rounds (default 3; 0 skips)")
@@ -314,6 +409,12 @@ def main() -> int:
 
     model = slow_model(args.model_wait)
     model_port = model.server_address[1]
+    if args.slow_readers:
+        try:
+            return 0 if run_slow_readers(args, model_port) else 1
+        finally:
+            model.shutdown()
+    args.hold = args.hold or 30
     names = ["readme", *filter(None, args.others.split(","))]
     failed = False
     try:

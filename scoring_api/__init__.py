@@ -28,7 +28,7 @@ def create_app(config: dict | None = None) -> Flask:
     one raises :class:`~scoring_api.settings.SettingsError` naming its variable."""
     from flask import Flask
 
-    from .api import assistant, completions, errors, meta
+    from .api import assistant, completions, errors, meta, metrics
     from .api.body import JSONProvider, JSONRequest
     from .api.cors import allow_listed_origins
     from .api.limits import limit_requests
@@ -58,6 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
         scoring=[scoring, assistant.tools_bp, mcp_http, completions.models_bp],
         chat=[assistant.chat_bp, completions.completions_bp],
     )
+    metrics.register(app)  # /metrics, and every request counted
     app.register_blueprint(meta.bp)
     app.register_blueprint(scoring)
     app.register_blueprint(assistant.tools_bp)

@@ -33,8 +33,8 @@ TAGS = {
     "service": "Health and this document.",
 }
 
-#: Who answers for this API, and its terms (the project publishes no other contact).
-CONTACT = {"name": "scoring-api maintainers", "email": "scoring-api@example.com"}
+#: The API's terms: the project's licence (LICENSE, and ``license`` in pyproject.toml). No
+#: ``contact``: the project publishes no address, and a placeholder would mislead.
 LICENSE = {"name": "MIT", "identifier": "MIT"}
 
 #: ``GET /openapi.yaml`` answers a YAML document: a mapping (the schema applies to the
@@ -199,7 +199,7 @@ def build_spec() -> dict:
         version=__version__,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION, "contact": CONTACT, "license": LICENSE},
+        info={"description": DESCRIPTION, "license": LICENSE},
         servers=[{"url": "http://127.0.0.1:8000", "description": "Local server (README)"}],
         security=[],  # only the chat may need a key (its own security below)
     )
@@ -226,7 +226,8 @@ def build_spec() -> dict:
             "get": {
                 "operationId": "healthz",
                 "summary": "Liveness check.",
-                "description": 'Answers {"status": "ok"} while the service runs.',
+                "description": 'Answers {"status": "ok", "limits": "redis"} while the service runs; "memory" '
+                "while the rate limits are counted in this worker's memory (configured so, or Redis not answering).",
                 "tags": ["service"],
                 "responses": {
                     "200": {

@@ -94,21 +94,40 @@ def _boolean(value) -> str | None:
 
 
 #: The shortest and longest key a client may be given (``SCORING_API_KEYS``).
-KEY_LENGTH = (16, 200)
+KEY_LENGTH = (24, 200)
+#: The fewest different characters a client key must have: a key such as
+#: ``aaaa...`` or ``abab...`` would be guessed first, whatever its length.
+KEY_DISTINCT = 10
+#: How to make a key the service takes (docs/deployment.md, "Keys and limits").
+MAKE_KEY = "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
 def _keys(value) -> str | None:
-    """Comma-separated keys, each of printable characters without spaces."""
+    """Comma-separated keys, each of printable characters without spaces, long and varied
+    enough not to be guessed (the reason names a key by its place, never shows it)."""
     if value is None:
         return None
     low, high = KEY_LENGTH
-    reason = f"must be keys of {low} to {high} printable characters without spaces, separated by commas"
+    shape = f"must be keys of {low} to {high} printable characters without spaces, separated by commas"
     if not isinstance(value, str):
-        return reason
-    for key in value.split(","):
+        return shape
+    for place, key in enumerate(value.split(","), start=1):
         if not low <= len(key) <= high or not key.isprintable() or any(c.isspace() for c in key):
-            return reason
+            return f"{shape} (key {place} is not); {MAKE_KEY}"
+        if len(set(key)) < KEY_DISTINCT:
+            return f"must be keys hard to guess: key {place} has fewer than {KEY_DISTINCT} different characters; {MAKE_KEY}"
     return None
+
+
+def _token(value) -> str | None:
+    """One secret of printable characters without spaces, as long as a client key."""
+    low, high = KEY_LENGTH
+    if value is None:
+        return None
+    reason = f"must be {low} to {high} printable characters without spaces"
+    if not isinstance(value, str) or not low <= len(value) <= high:
+        return reason
+    return None if value.isprintable() and not any(c.isspace() for c in value) else reason
 
 
 def _origins(value) -> str | None:
@@ -129,6 +148,45 @@ def _origins(value) -> str | None:
         if parts.scheme not in ("http", "https") or not parts.hostname or not plain or origin != origin.strip():
             return reason
     return None
+
+
+def _hosts(value) -> str | None:
+    """Comma-separated host names as a ``Host`` header carries them: ``scores.example``,
+    ``scores.example:8443``, ``[2001:db8::1]``, or ``name:*`` for any port (no scheme, no
+    path, no wildcard name)."""
+    if value is None:
+        return None
+    reason = "must be host names such as scores.example or scores.example:8443 (name:* for any port), by commas"
+    if not isinstance(value, str):
+        return reason
+    for host in value.split(","):
+        name, port = host, ""
+        if ":" in host and not host.endswith("]"):
+            name, _, port = host.rpartition(":")
+        if port and port != "*" and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+            return reason
+        if not _host_name(name):
+            return reason
+    return None
+
+
+def _host_name(name: str) -> bool:
+    """A DNS name or IPv4 address (labels of letters, digits and inner hyphens), or an IPv6
+    address in brackets."""
+    if name.startswith("[") and name.endswith("]"):
+        try:
+            ipaddress.IPv6Address(name[1:-1])
+        except ValueError:
+            return False
+        return True
+    labels = name.split(".")
+    return 0 < len(name) <= 253 and all(
+        0 < len(label) <= 63
+        and label.isascii()
+        and label.replace("-", "").isalnum()
+        and "-" not in (label[0], label[-1])
+        for label in labels
+    )
 
 
 def _rate(value) -> str | None:
@@ -185,6 +243,9 @@ SETTINGS: dict[str, Setting] = {
     "BODY_TIMEOUT": Setting(
         10, _seconds(1, 120), "seconds a client may take to send a request's body (then a 408; gevent workers)"
     ),
+    "SEND_TIMEOUT": Setting(
+        10, _seconds(1, 120), "seconds a client may take to receive each part of an answer (then it is cut off)"
+    ),
     "CHAT_TIMEOUT": Setting(30, _seconds(1, 300), "seconds one model request may take"),
     "CHAT_MAX_RETRIES": Setting(1, _integer(0, 5), "retries of a failed model request"),
     "CHAT_MAX_ROUNDS": Setting(5, _integer(1, 20), "model round trips per chat"),
@@ -201,11 +262,20 @@ SETTINGS: dict[str, Setting] = {
     "PROMPTS_DIR": Setting(None, _folder, "folder of the assistant's prompts (default: those in the package)"),
     "PUBLIC_URL": Setting(None, _url(("https",)), "https URL of this deployment, first in the served spec"),
     "MCP_LANG": Setting(None, _one_of("ja", "en"), "language of the MCP stdio server's texts (default ja)"),
+    "MCP_ALLOWED_HOSTS": Setting(
+        None, _hosts, "Host names /mcp answers besides loopback and SCORING_PUBLIC_URL's (DNS rebinding protection)"
+    ),
+    "MCP_ALLOWED_ORIGINS": Setting(
+        None, _origins, "browser origins /mcp answers besides loopback and SCORING_PUBLIC_URL's"
+    ),
     "API_KEYS": Setting(None, _keys, "keys a client sends to use the chat (Authorization: Bearer)", secret=True),
     "CHAT_OPEN": Setting(False, _boolean, "true: the chat takes no key (anyone may spend the model's credits)"),
     "CORS_ORIGINS": Setting(None, _origins, "browser origins that may call the scoring API and the tools"),
     "RATE_LIMIT": Setting("600 per minute", _rate, "requests a client may make to the scorers and tools"),
     "CHAT_RATE_LIMIT": Setting("10 per minute", _rate, "chats a client may start"),
+    "WRONG_KEY_RATE_LIMIT": Setting(
+        "10 per minute", _rate, "wrong keys one address may send; then even a right one gets a 429 until the time is up"
+    ),
     "CHAT_TOKEN_BUDGET": Setting(
         200_000, _integer(1_000, 100_000_000, " of tokens"), "model tokens one client may spend on the chat a day"
     ),
@@ -213,6 +283,14 @@ SETTINGS: dict[str, Setting] = {
     "TRUSTED_PROXIES": Setting(None, _addresses, "proxies whose X-Forwarded-For names the client"),
     "RATELIMIT_STORAGE_URI": Setting(
         None, _storage, "where the limits count: memory (default) or a Redis shared by every instance", secret=True
+    ),
+    "RATELIMIT_STORAGE_TIMEOUT": Setting(
+        0.025,
+        _seconds(0.005, 5),
+        "seconds the limits' Redis may take to connect or answer; then the worker counts in memory",
+    ),
+    "METRICS_TOKEN": Setting(
+        None, _token, "bearer token /metrics asks for (without it, /metrics answers this host only)", secret=True
     ),
 }
 

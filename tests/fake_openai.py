@@ -26,6 +26,10 @@ for streams:
   ``play()``;
 * ``sse(b"data: ...\\n\\n...")``: exactly these bytes as the event stream.
 
+``gated(gate, "text", tokens)`` answers like ``reply`` (streamed or not) once the test sets
+the ``threading.Event`` ``gate`` (at most :data:`GATE_SECONDS`): with ``forever=True``,
+requests held open together, as concurrent chats are.
+
 A sleeping or hanging step wakes early when the next ``play()`` starts, so a test that
 gave up on it leaves no thread behind for long.
 ``forever=True`` repeats the last step. ``requests`` and ``headers`` record what came in.
@@ -96,6 +100,14 @@ def stall_after(text):
 
 def sse(data: bytes):
     return {"kind": "sse", "body": data}
+
+
+#: Longest a gated step waits for its gate.
+GATE_SECONDS = 10
+
+
+def gated(gate: threading.Event, text, tokens=2):
+    return {**reply(text, tokens), "gate": gate}
 
 
 #: Characters of text per streamed chunk.
@@ -190,6 +202,8 @@ class FakeModel:
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": "not found"}})
                 step = model._next(body)
+                if step.get("gate") is not None:
+                    step["gate"].wait(GATE_SECONDS)
                 if body.get("stream") and step["kind"] in ("message", "sse"):
                     return self._stream(step)
                 if step["kind"] == "sleep":

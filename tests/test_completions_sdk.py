@@ -13,6 +13,8 @@ from tests.conftest import API_KEY
 from tests.fake_openai import calls, reply, sse, stall_after, status
 from tests.servers import gunicorn
 
+pytestmark = pytest.mark.slow  # a live gunicorn process (docs/development.md)
+
 CLIENT_KEY = "sdk-client-key-0123456789"
 QUESTION = [{"role": "user", "content": "2人の初期ハチミツは？"}]
 HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2人: 1番手 16、2番手 20"}

@@ -14,12 +14,14 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.servers import gunicorn
 
+pytestmark = pytest.mark.slow  # a live gunicorn process (docs/development.md)
+
 APERO = {"players": [{"name": "Aki", "cards": [{"color": "green", "value": 2}, {"color": "green", "value": 3}]}]}
 
 
 @pytest.fixture(scope="module")
 def base_url():
-    """gunicorn with two sync workers (the Procfile's), as a separate process."""
+    """gunicorn with two gevent workers (the README's command), as a separate process."""
     with gunicorn({**os.environ, "SCORING_RATE_LIMIT": "100000 per minute"}, workers=2) as port:
         yield f"http://127.0.0.1:{port}"
 

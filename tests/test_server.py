@@ -13,9 +13,12 @@ import time
 
 import pytest
 
+from scoring_api import SECURITY_HEADERS
 from tests.conftest import API_KEY
 from tests.fake_openai import calls, reply
 from tests.servers import gunicorn
+
+pytestmark = pytest.mark.slow  # live gunicorn processes (docs/development.md)
 
 APERO = b'{"players":[{"name":"Aki","cards":[{"color":"green","value":2},{"color":"green","value":3}]}]}'
 
@@ -222,3 +225,42 @@ def test_gunicorns_own_refusals_are_the_services_json(impatient, request_head, s
     assert error["code"] == code
     assert error["details"]["$"][0] == error["message"]
     assert len(error["details"]["$"]) == 2
+    assert {name: headers[name.lower()] for name in SECURITY_HEADERS} == SECURITY_HEADERS
+
+
+def _expect_continue(path: str, length: int) -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/api/v1/apero/score?lang=en", "The request is too large (limit: 65536 bytes)."),
+        ("/api/v1/chat", "リクエストが大きすぎます（上限 65536 バイト）。"),
+    ],
+)
+def test_a_body_announced_over_the_limit_is_refused_before_it_is_sent(server, path, message):
+    """``Expect: 100-continue`` and a length over 64 KiB: the JSON 413 at once, without
+    ``100 Continue`` (the client has sent no body and need not), then the connection closes."""
+    port, _ = server
+    status, headers, body = _exchange(port, _expect_continue(path, 100_000))
+    assert status == 413
+    assert json.loads(body) == {"error": {"code": "payload_too_large", "message": message, "details": {}}}
+    assert headers["connection"] == "close"
+    assert {name: headers[name.lower()] for name in SECURITY_HEADERS} == SECURITY_HEADERS
+
+
+def test_a_body_within_the_limit_is_still_invited(server):
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(_expect_continue("/api/v1/apero/score", len(APERO)))
+        assert connection.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        connection.sendall(APERO)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b'"total":6' in answer

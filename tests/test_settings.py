@@ -33,6 +33,9 @@ from scoring_api.settings import SETTINGS
         ("OPENAI_BASE_URL", "localhost:11434", "absolute http or https URL"),
         ("OPENAI_MODEL", " gpt ", "without surrounding spaces"),
         ("SCORING_MCP_LANG", "fr", "must be one of ja, en"),
+        ("SCORING_WRONG_KEY_RATE_LIMIT", "lots", "must be a rate such as 600 per minute"),
+        ("SCORING_API_KEYS", "sk-test-9f8e7d6c5b4a", "must be keys of 24 to 200 printable characters"),
+        ("SCORING_API_KEYS", "x" * 32, "must be keys hard to guess: key 1 has fewer than 10 different characters"),
     ],
 )
 def test_a_bad_setting_refuses_to_start_naming_the_variable(monkeypatch, variable, value, reason):

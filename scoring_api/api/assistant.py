@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import logging
 import math
 
@@ -14,7 +13,9 @@ from ..errors import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
 from ..schemas.messages import localized
-from .body import bearer_key, read_json, request_lang
+from .body import read_json, request_lang
+from .limits import KeyCheck, caller, client_id, too_many_wrong_keys
+from .metrics import count_chat
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +60,21 @@ def chat_settings(config) -> ChatSettings:
     )
 
 
-def check_chat_key(config, given: str | None) -> None:
+def check_chat_key(config) -> None:
     """When a model key is configured, the chat spends its credits: a client must send
     ``Authorization: Bearer <key>`` with one of ``SCORING_API_KEYS``, unless the operator
-    opened the chat (``SCORING_CHAT_OPEN``). Refused with a 401 before anything is read;
-    keys are compared in constant time, each of them, and never logged."""
+    opened the chat (``SCORING_CHAT_OPEN``). Refused with a 401 before anything is read, or
+    a 429 ``too_many_wrong_keys`` when the address has sent too many wrong keys (the key
+    is then not even compared; :func:`scoring_api.api.limits.caller` checks it, in
+    constant time, and never logs it)."""
     if not config.get("OPENAI_API_KEY") or config["CHAT_OPEN"]:
         return
-    if given is None:
+    found = caller()
+    if found.key is KeyCheck.LOCKED:
+        raise too_many_wrong_keys(found)
+    if found.key is KeyCheck.MISSING:
         raise ApiError(401, "chat_key_missing", "assistant.chat_key_missing", headers=CHALLENGE)
-    known = False
-    for key in (config["API_KEYS"] or "").split(","):
-        known |= hmac.compare_digest(key.encode(), given.encode("utf-8", "replace"))
-    if not known or not config["API_KEYS"]:
+    if found.key is not KeyCheck.RIGHT:
         raise ApiError(401, "chat_key_wrong", "assistant.chat_key_wrong", headers=CHALLENGE)
 
 
@@ -83,18 +86,19 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
 def chat_view():
     """アイちゃん answers the conversation, calling the scoring tools as she needs."""
     lang = request_lang()
-    check_chat_key(current_app.config, bearer_key())
+    check_chat_key(current_app.config)
     asked = localized(ChatRequestSchema, lang).load(read_json())
     prompts = current_app.extensions.get("prompts")
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
     allowance = current_app.extensions["chat_allowance"]
-    allowance.check_budget()
+    budget = allowance.budget_for(client_id())  # each round reserved, then settled (a 429 when spent)
     try:
         with allowance.slot():
-            result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts, allowance.spend)
+            result = chat(asked["messages"], lang, chat_settings(current_app.config), prompts, budget)
     except ChatFailure as failure:
         raise chat_error(failure) from None
+    count_chat(result)
     return jsonify(ChatResponseSchema().dump(result))
 
 

@@ -2,8 +2,9 @@
 
 The body must be ``application/json`` (415 otherwise), not empty, and valid JSON as
 :class:`JSONProvider` reads it (400); the size limit is Flask's ``MAX_CONTENT_LENGTH``
-(413), for bodies with a ``Content-Length`` and chunked ones alike. Under gevent workers
-(the served setup, :mod:`scoring_api.gunicorn_conf`) the body must arrive within
+(413), for bodies with a ``Content-Length`` and chunked ones alike; one announced over the
+limit with ``Expect: 100-continue`` is refused before the client sends it. Under gevent
+workers (the served setup, :mod:`scoring_api.gunicorn_conf`) the body must arrive within
 ``BODY_TIMEOUT`` seconds (408).
 """
 
@@ -103,7 +104,12 @@ class JSONRequest(Request):
 
     def _discard_body(self) -> None:
         """Read and drop what is left of a refused body, up to 16 times the limit: a client
-        still sending it then receives the 413 instead of a reset connection."""
+        still sending it then receives the 413 instead of a reset connection. A client that
+        announced the body with ``Expect: 100-continue`` has sent none of it: it waits for
+        ``100 Continue``, which gunicorn does not send when the length is over the limit
+        (:func:`scoring_api.gunicorn_conf.pre_request`), so it gets the 413 at once."""
+        if self.headers.get("Expect", "").lower() == "100-continue" and self.content_length is not None:
+            return
         stream = self.environ["wsgi.input"]
         left = 16 * (self.max_content_length or 0)
         try:
@@ -117,8 +123,7 @@ class JSONRequest(Request):
             return super().on_json_loading_failed(e)
         if not self.get_data(cache=True).strip():
             raise ApiError(400, "invalid_json", "errors.empty_body")
-        reason = str(e).splitlines()[0][:200]
-        raise ApiError(400, "invalid_json", "errors.invalid_json", reason=reason) from None
+        raise ApiError(400, "invalid_json", "errors.invalid_json", reason=strict_json.unreadable(e)) from None
 
 
 def read_json():
@@ -126,5 +131,4 @@ def read_json():
     try:
         return request.get_json()
     except RecursionError as error:  # deeper than Python's own parser goes
-        reason = str(error).splitlines()[0][:200]
-        raise ApiError(400, "invalid_json", "errors.invalid_json", reason=reason) from None
+        raise ApiError(400, "invalid_json", "errors.invalid_json", reason=strict_json.unreadable(error)) from None

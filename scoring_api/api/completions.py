@@ -31,9 +31,10 @@ from ..i18n import DEFAULT_LANG, join_list, t
 from ..schemas.completions import ChunkSchema, CompletionRequestSchema, CompletionSchema, ModelListSchema
 from ..schemas.messages import localized
 from .assistant import chat_error, chat_settings, check_chat_key
-from .body import bearer_key, read_json
+from .body import read_json
 from .errors import _http_error, response_lang
-from .limits import _too_many
+from .limits import _too_many, client_id
+from .metrics import count_chat
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_
 @models_bp.get("/models")
 def models():
     """The models: アイちゃん in Japanese and in English."""
-    check_chat_key(current_app.config, bearer_key())
+    check_chat_key(current_app.config)
     listed = [{"id": name, "object": "model", "created": MODELS_CREATED, "owned_by": "scoring-api"} for name in MODELS]
     return jsonify(ModelListSchema().dump({"object": "list", "data": listed}))
 
@@ -60,7 +61,7 @@ def models():
 @completions_bp.post("/chat/completions")
 def chat_completions():
     """アイちゃん answers the conversation, calling the scorers; streamed on request."""
-    check_chat_key(current_app.config, bearer_key())
+    check_chat_key(current_app.config)
     document = read_json()
     model = document.get("model") if isinstance(document, dict) else None
     g.chat_lang = lang = MODELS.get(model, DEFAULT_LANG) if isinstance(model, str) else DEFAULT_LANG
@@ -86,7 +87,7 @@ def chat_completions():
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")
     allowance = current_app.extensions["chat_allowance"]
-    allowance.check_budget()
+    budget = allowance.budget_for(client_id())  # each round reserved, then settled (a 429 when spent)
     settings = chat_settings(current_app.config)
     wanted = [n for n in (asked["max_tokens"], asked["max_completion_tokens"]) if n is not None]
     settings = replace(settings, max_tokens=min([settings.max_tokens, *wanted]), temperature=asked["temperature"])
@@ -94,15 +95,14 @@ def chat_completions():
     if not asked["stream"]:
         try:
             with allowance.slot():
-                loop = answer(messages, lang, settings, prompts, allowance.spend)
+                loop = answer(messages, lang, settings, prompts, budget)
                 result = _run_to_end(loop)
+                count_chat(result)
         except ChatFailure as failure:
             raise chat_error(failure) from None
         return jsonify(CompletionSchema().dump(reply.completion(result)))
     include_usage = bool((asked["stream_options"] or {}).get("include_usage"))
-    return _stream(
-        reply, answer(messages, lang, settings, prompts, allowance.spend, stream=True), allowance, include_usage
-    )
+    return _stream(reply, answer(messages, lang, settings, prompts, budget, stream=True), allowance, include_usage)
 
 
 def _run_to_end(loop: Generator[str, None, ChatResult]) -> ChatResult:
@@ -192,8 +192,8 @@ def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -
         while isinstance(step, str):
             yield reply.chunk({"content": step})
             step = _next(loop)
-    except ChatFailure as failure:
-        error = chat_error(failure)
+    except (ChatFailure, ApiError) as failure:  # ApiError: a later round the budget does not cover
+        error = chat_error(failure) if isinstance(failure, ChatFailure) else failure
         body, status, _ = _openai_shape(api_error_body(error, g.get("chat_lang", DEFAULT_LANG)), error.status)
         yield _event(body)
         return
@@ -211,6 +211,7 @@ def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -
         )
         yield _event(body)
         return
+    count_chat(step)
     yield reply.chunk({}, "stop", ai_chan=_trace(step))
     if include_usage:
         yield reply.usage(step)

@@ -2,37 +2,182 @@
 within its own limit; the chat also within a daily token budget and a number of chats
 running at once. Beyond any of them, a JSON 429 with ``Retry-After``.
 
-A client is its chat key when it sends one (hashed: the storage never holds a key), else
-its address. ``X-Forwarded-For`` is believed only from the proxies listed in
+A client is its key once the key is verified (one of ``SCORING_API_KEYS``; hashed: the
+storage never holds a key), else its address: a made-up key buys no count of its own, and
+wrong keys are themselves limited per address (``SCORING_WRONG_KEY_RATE_LIMIT``, see
+:func:`caller`). ``X-Forwarded-For`` is believed only from the proxies listed in
 ``SCORING_TRUSTED_PROXIES``. Counts live in memory, or in Redis when
 ``SCORING_RATELIMIT_STORAGE_URI`` is a ``redis://`` URI, so that several instances share
-them (if Redis cannot be reached, each instance counts in memory until it can).
+them. If Redis does not answer within ``SCORING_RATELIMIT_STORAGE_TIMEOUT``, each worker
+counts in its own memory until it does (flask-limiter's in-memory fallback, which tries
+Redis again after 1, 2, 4 ... 32 s); the change is logged once each way, ``/healthz`` and
+``/metrics`` say where the limits are counted (docs/deployment.md, "Redis").
 """
 
 from __future__ import annotations
 
+import enum
+import functools
 import hashlib
+import hmac
+import logging
 import math
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, current_app, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
-from limits import RateLimitItemPerDay
+from limits import RateLimitItem, RateLimitItemPerDay, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import RateLimiter
 
 from ..errors import ApiError, api_error_body
 from ..i18n import t
 from .body import bearer_key
 from .errors import response_lang
 
+log = logging.getLogger(__name__)
+
 
 def client_id() -> str:
-    """Who is asking: ``key:<hash>`` for a bearer key, else ``ip:<address>``."""
-    key = bearer_key()
-    if key is not None:
-        return "key:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
-    return "ip:" + client_address()
+    """Who the limits count a request under: ``key:<hash>`` once its bearer key is
+    verified, else ``ip:<address>``."""
+    return caller().client
+
+
+class KeyCheck(enum.Enum):
+    """What became of the request's bearer key."""
+
+    MISSING = "missing"  # none sent
+    RIGHT = "right"  # one of SCORING_API_KEYS
+    WRONG = "wrong"  # none of them
+    LOCKED = "locked"  # not compared: the address sent too many wrong keys
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking, as the limits count them, and what became of their key."""
+
+    client: str  # "key:<hash>" or "ip:<address>"
+    key: KeyCheck
+    rate: RateLimitItem | None = None  # LOCKED: the wrong-key limit reached
+    seconds: int = 0  # LOCKED: until the address may try again
+
+
+#: The storage's name for the wrong-key counts (per address) and the token budget (per client).
+WRONG_KEYS = "wrong-keys"
+CHAT_TOKENS = "chat-tokens"
+
+
+def caller() -> Caller:
+    """This request's :class:`Caller`, worked out once (every limit asks for it).
+
+    A bearer key takes one attempt from its address's wrong-key limit *before* it is
+    compared, and gives it back when it is right: so concurrent guesses cannot all pass a
+    check that none has counted yet, and right keys use none up. An address past the
+    limit has its key not compared at all (even a right one): its answers, a 429 from the
+    chat, its address's count everywhere, say nothing about the key. The comparison is in
+    constant time, over the keys' SHA-256 digests (their lengths do not show either)."""
+    found = g.get("limits_caller")
+    if found is None:
+        found = g.limits_caller = _identify()
+    return found
+
+
+def _identify() -> Caller:
+    address = client_address()
+    by_address = "ip:" + address
+    given = bearer_key()
+    if given is None:
+        return Caller(by_address, KeyCheck.MISSING)
+    keys = current_app.config["API_KEYS"]
+    if not keys:  # no key can be right: nothing to guess, nothing to count
+        return Caller(by_address, KeyCheck.WRONG)
+    rates = wrong_key_rates(current_app.config["WRONG_KEY_RATE_LIMIT"])
+    reached = None
+    for rate in rates:
+        if not _hit(rate, WRONG_KEYS, address) and reached is None:
+            reached = rate
+    if reached is not None:
+        return Caller(by_address, KeyCheck.LOCKED, reached, _seconds_until(_reset_at(reached, WRONG_KEYS, address)))
+    digest = _digest(given)
+    right = False
+    for known in _digests(keys):
+        right |= hmac.compare_digest(digest, known)
+    if not right:
+        return Caller(by_address, KeyCheck.WRONG)
+    for rate in rates:
+        _hit(rate, WRONG_KEYS, address, cost=-1)  # a right key's attempt back
+    return Caller("key:" + digest.hex()[:32], KeyCheck.RIGHT)
+
+
+def _digest(key: str) -> bytes:
+    return hashlib.sha256(key.encode("utf-8", "replace")).digest()
+
+
+@functools.lru_cache(maxsize=4)
+def _digests(keys: str) -> tuple[bytes, ...]:
+    return tuple(_digest(key) for key in keys.split(","))
+
+
+@functools.lru_cache(maxsize=4)
+def wrong_key_rates(setting: str) -> tuple[RateLimitItem, ...]:
+    """``SCORING_WRONG_KEY_RATE_LIMIT`` read (``10 per minute``, or several)."""
+    return tuple(parse_many(setting))
+
+
+def too_many_wrong_keys(found: Caller) -> ApiError:
+    """The 429 of an address past its wrong-key limit, saying when to come back."""
+    assert found.rate is not None
+    return ApiError(
+        429,
+        "too_many_wrong_keys",
+        "assistant.too_many_wrong_keys",
+        headers={"Retry-After": str(found.seconds)},
+        seconds=found.seconds,
+        **rate_words(found.rate, response_lang()),
+    )
+
+
+def rate_words(rate: RateLimitItem, lang: str) -> dict:
+    """A rate's ``amount`` and ``per`` for the catalogue's sentences (「10分あたり1回」)."""
+    if rate.multiples == 1:
+        per = t(f"errors.rate_units.{rate.GRANULARITY.name}", lang)
+    else:
+        per = t(f"errors.rate_units.{rate.GRANULARITY.name}s", lang, n=rate.multiples)
+    return {"amount": rate.amount, "per": per}
+
+
+def _counts() -> RateLimiter:
+    """The limits' counts now: the configured storage, or memory while Redis is away."""
+    return current_app.extensions["rate_limits"].limiter
+
+
+def _hit(rate: RateLimitItem, *identifiers: str, cost: int = 1, limiter: Limiter | None = None) -> bool:
+    """Add ``cost`` (a negative one gives back) to a count; False when it is now past
+    ``rate``. A storage that fails the call (Redis gone before flask-limiter noticed)
+    leaves the request uncounted, as flask-limiter's ``swallow_errors`` does."""
+    counts = limiter.limiter if limiter is not None else _counts()
+    try:
+        return counts.hit(rate, *identifiers, cost=cost)
+    except Exception as error:  # the storage's own errors (redis-py's), whatever they are
+        log.warning("rate limits: the storage failed (%s); not counted", type(error).__name__)
+        return True
+
+
+def _reset_at(rate: RateLimitItem, *identifiers: str, limiter: Limiter | None = None) -> float:
+    """When the count's window ends (a minute from now if the storage cannot say)."""
+    counts = limiter.limiter if limiter is not None else _counts()
+    try:
+        return counts.get_window_stats(rate, *identifiers).reset_time
+    except Exception as error:
+        log.warning("rate limits: the storage failed (%s)", type(error).__name__)
+        return time.time() + 60
 
 
 def client_address() -> str:
@@ -60,28 +205,33 @@ def _too_many(error: RateLimitExceeded):
     lang = response_lang()
     current = current_app.extensions["rate_limits"].current_limit
     seconds = _seconds_until(current.reset_at) if current else 60
-    rate = error.limit.limit
-    if rate.multiples == 1:
-        per = t(f"errors.rate_units.{rate.GRANULARITY.name}", lang)
-    else:
-        per = t(f"errors.rate_units.{rate.GRANULARITY.name}s", lang, n=rate.multiples)
-    refusal = ApiError(429, "rate_limited", "errors.rate_limited", seconds=seconds, amount=rate.amount, per=per)
+    words = rate_words(error.limit.limit, lang)
+    refusal = ApiError(429, "rate_limited", "errors.rate_limited", seconds=seconds, **words)
     return api_error_body(refusal, lang), 429, {"Retry-After": str(seconds)}
 
 
 def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) -> None:
     """Put the scoring limit on the ``scoring`` blueprints and the chat limit on the ``chat``
-    ones (one count for each: a client's chats on either chat endpoint add up)."""
+    ones (one count for each: a client's chats on either chat endpoint add up).
+
+    ``swallow_errors``: a request whose Redis call was already under way when another one
+    switched the worker to memory is served uncounted, not answered with a 500."""
     config = app.config
+    storage_uri = config["RATELIMIT_STORAGE_URI"] or "memory://"
     limiter = Limiter(
         client_id,
         app=app,
-        storage_uri=config["RATELIMIT_STORAGE_URI"] or "memory://",
+        storage_uri=storage_uri,
+        storage_options=_storage_options(storage_uri, config["RATELIMIT_STORAGE_TIMEOUT"]),
         strategy="fixed-window",
         in_memory_fallback_enabled=True,
+        swallow_errors=True,
         key_prefix="scoring",
     )
     app.extensions["rate_limits"] = limiter
+    app.extensions["limits_storage"] = storage = LimitsStorage(limiter)
+    app.after_request(storage.watch)
+    app.extensions["limit_scopes"] = {bp.name: "scoring" for bp in scoring} | {bp.name: "chat" for bp in chat}
     app.extensions["chat_allowance"] = ChatAllowance(limiter, config["CHAT_TOKEN_BUDGET"], config["CHAT_MAX_IN_FLIGHT"])
     app.register_error_handler(RateLimitExceeded, _too_many)
     for blueprint in scoring:  # one count across every scorer and tool
@@ -90,34 +240,84 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) 
         limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(blueprint)
 
 
+def _storage_options(storage_uri: str, timeout: float) -> dict[str, Any]:
+    """The Redis client's bounds (keyword arguments of ``redis.Redis``, through the limits
+    library's RedisStorage): without them a Redis that accepts connections but does not
+    answer (a frozen process, a full disk) held every limited request 5 s per call, 10 s
+    for the first (the call, then flask-limiter's PING before it falls back). A client made
+    from a URI does not retry a failed call (redis-py's ``from_url``), so ``timeout`` is
+    what one call can cost."""
+    if urlsplit(storage_uri).scheme not in ("redis", "rediss"):
+        return {}
+    return {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+
+
+class LimitsStorage:
+    """Where this worker counts the limits now: ``"redis"``, or ``"memory"`` (so configured,
+    or flask-limiter's fallback while Redis does not answer). flask-limiter switches during
+    a limited request and logs nothing a deployment sees; this reads the switch from its
+    public ``Limiter.limiter`` (the strategy in use and its storage) after each request,
+    and writes one log line per change and tells the ``listeners`` (the ``/metrics``
+    gauge)."""
+
+    def __init__(self, limiter: Limiter) -> None:
+        self.limiter = limiter
+        self.where = self._now()
+        self.listeners: list[Callable[[str], None]] = []
+        self._lock = threading.Lock()
+
+    def _now(self) -> str:
+        return "memory" if isinstance(self.limiter.limiter.storage, MemoryStorage) else "redis"
+
+    def current(self) -> str:
+        where = self._now()
+        with self._lock:
+            before, self.where = self.where, where
+        if where != before:
+            if where == "memory":
+                log.warning("rate limits: Redis does not answer; this worker counts them in its memory until it does")
+            else:
+                log.info("rate limits: Redis answers again; this worker counts them there")
+            for listener in self.listeners:
+                listener(where)
+        return where
+
+    def watch(self, response: Response) -> Response:
+        """After each request: the switch flask-limiter may have made while checking it."""
+        self.current()
+        return response
+
+
+#: The limit each 429 stands for, by its error code (``rate_limited``: the blueprint's).
+REFUSED_LIMITS = {"chat_budget_spent": "budget", "chat_busy": "busy", "too_many_wrong_keys": "wrong_key"}
+
+
+def refused_limit(code: str) -> str:
+    """Which limit refused the current request: ``scoring`` or ``chat`` (the rate limit of
+    the request's blueprint), ``budget``, ``busy``, ``wrong_key``, or else the refusal's
+    own code."""
+    if code == "rate_limited":
+        return current_app.extensions["limit_scopes"].get(request.blueprint, code)
+    return REFUSED_LIMITS.get(code, code)
+
+
 class ChatAllowance:
-    """What one client may spend on the chat: a daily token budget, counted from the usage
-    the model reports (in the limits' storage, so instances sharing Redis share it), and
-    at most ``CHAT_MAX_IN_FLIGHT`` chats running at once in this worker."""
+    """What one client may spend on the chat: a daily token budget (:meth:`budget_for`, in
+    the limits' storage, so instances sharing Redis share it), and at most
+    ``CHAT_MAX_IN_FLIGHT`` chats running at once in this worker."""
 
     def __init__(self, limiter: Limiter, budget: int, in_flight: int) -> None:
         self.limiter = limiter
         self.budget = RateLimitItemPerDay(budget)
         self.running = threading.BoundedSemaphore(in_flight)
 
-    def check_budget(self) -> None:
-        """A 429 ``chat_budget_spent`` once today's tokens are used up."""
-        client = client_id()
-        if not self.limiter.limiter.test(self.budget, "chat-tokens", client):
-            reset, _ = self.limiter.limiter.get_window_stats(self.budget, "chat-tokens", client)
-            seconds = _seconds_until(reset)
-            raise ApiError(
-                429,
-                "chat_budget_spent",
-                "assistant.chat_budget_spent",
-                headers={"Retry-After": str(seconds)},
-                budget=self.budget.amount,
-                seconds=seconds,
-            )
+    def budget_for(self, client: str) -> TokenBudget:
+        """The tokens of ``client`` (a :func:`client_id`), for one chat's loop."""
+        return TokenBudget(self.limiter, self.budget, client)
 
-    def spend(self, tokens: int) -> None:
-        if tokens > 0:
-            self.limiter.limiter.hit(self.budget, "chat-tokens", client_id(), cost=tokens)
+    def spent_today(self, client: str) -> int:
+        """The tokens ``client`` has spent or set aside in the current day."""
+        return TokenBudget(self.limiter, self.budget, client).spent()
 
     @contextmanager
     def slot(self):
@@ -138,3 +338,52 @@ class ChatAllowance:
 
 #: When a client told the chat is busy should come back.
 BUSY_SECONDS = 5
+
+
+class TokenBudget:
+    """One client's daily chat tokens as the chat loop spends them
+    (:class:`scoring_api.assistant.budget.Budget`): a fixed-window count per client in the
+    limits' storage, raised by a round's reservation with the limits library's
+    ``hit(cost=...)`` (the storage's atomic increment, so concurrent chats each see the
+    others' reservations) and lowered again, with a negative cost, by what a settled round
+    did not use. It holds the client and the limiter, not the request: a stream is
+    settled when its response closes, after the request has gone."""
+
+    def __init__(self, limiter: Limiter, day: RateLimitItem, client: str) -> None:
+        self.limiter = limiter
+        self.day = day
+        self.client = client
+
+    def reserve(self, tokens: int) -> None:
+        """Set ``tokens`` aside, or a 429 ``chat_budget_spent`` when fewer are left (then
+        nothing is set aside)."""
+        if _hit(self.day, CHAT_TOKENS, self.client, cost=tokens, limiter=self.limiter):
+            return
+        _hit(self.day, CHAT_TOKENS, self.client, cost=-tokens, limiter=self.limiter)
+        seconds = _seconds_until(_reset_at(self.day, CHAT_TOKENS, self.client, limiter=self.limiter))
+        raise ApiError(
+            429,
+            "chat_budget_spent",
+            "assistant.chat_budget_spent",
+            headers={"Retry-After": str(seconds)},
+            budget=self.day.amount,
+            seconds=seconds,
+        )
+
+    def settle(self, reserved: int, tokens: int) -> None:
+        """A round that set ``reserved`` aside cost ``tokens``: the difference is charged, or
+        given back (never below zero: a reservation that outlived its day's window gives
+        nothing back to the next day's)."""
+        if tokens > reserved:
+            _hit(self.day, CHAT_TOKENS, self.client, cost=tokens - reserved, limiter=self.limiter)
+        elif tokens < reserved:
+            back = min(reserved - tokens, self.spent())
+            if back > 0:
+                _hit(self.day, CHAT_TOKENS, self.client, cost=-back, limiter=self.limiter)
+
+    def spent(self) -> int:
+        try:
+            return self.limiter.limiter.storage.get(self.day.key_for(CHAT_TOKENS, self.client))
+        except Exception as error:  # as in _hit
+            log.warning("rate limits: the storage failed (%s)", type(error).__name__)
+            return 0

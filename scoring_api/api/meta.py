@@ -11,7 +11,10 @@ bp = Blueprint("meta", __name__)
 
 @bp.get("/healthz")
 def healthz():
-    return jsonify(status="ok")
+    """Up, and where this worker counts the rate limits: ``redis``, or ``memory`` (so
+    configured, or while Redis does not answer; docs/deployment.md, "Redis"). Still a 200
+    in memory: the service answers, its limits are only per worker meanwhile."""
+    return jsonify(status="ok", limits=current_app.extensions["limits_storage"].current())
 
 
 @bp.get("/openapi.yaml")

@@ -32,6 +32,9 @@ Each model request may take ``min(timeout, time left)``, the retries are this mo
 own loop (the client's are off) and never start past the deadline, and reading a
 response stops there too; past it the chat is a 504 ``chat_deadline``. A request that
 times out with time left is a 504 ``model_timeout`` (after its retries).
+
+Tokens: each round is reserved from the client's budget before it is sent and settled
+after, at the usage the model reported or an estimate when none came (:mod:`.budget`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -57,6 +60,7 @@ except ImportError:  # pragma: no cover
 from ..errors import ApiError
 from ..i18n import t
 from .arguments import ArgumentsError, read_arguments
+from .budget import Budget, Round
 from .prompts import Prompts
 from .tools import UnknownTool, call_tool, error_body, shared_tool_definitions, tool_names
 
@@ -155,6 +159,11 @@ class ModelMessage:
     @property
     def tokens(self) -> int:
         return self.usage.total_tokens
+
+    @property
+    def text(self) -> str:
+        """All the reply's text, its calls' too (what an estimate of its tokens reads)."""
+        return (self.content or "") + "".join(call.name + call.arguments for call in self.tool_calls)
 
 
 class Deadline:
@@ -513,11 +522,11 @@ def chat(
     lang: str,
     settings: ChatSettings,
     prompts: Prompts,
-    spend: Callable[[int], None] | None = None,
+    budget: Budget | None = None,
 ) -> ChatResult:
-    """Answer the conversation; tool calls are executed until the model replies. ``spend``
-    is told the tokens of each model reply as it arrives (the chat's budget)."""
-    loop = answer(messages, lang, settings, prompts, spend, stream=False)
+    """Answer the conversation; tool calls are executed until the model replies. Each model
+    round is paid for from ``budget`` (:mod:`.budget`)."""
+    loop = answer(messages, lang, settings, prompts, budget, stream=False)
     while True:
         try:
             next(loop)
@@ -530,7 +539,7 @@ def answer(
     lang: str,
     settings: ChatSettings,
     prompts: Prompts,
-    spend: Callable[[int], None] | None = None,
+    budget: Budget | None = None,
     stream: bool = False,
 ) -> Generator[str, None, ChatResult]:
     """The chat loop. With ``stream``, yields the text of the reply as the model streams
@@ -540,7 +549,7 @@ def answer(
         raise ChatFailure(503, "chat_unconfigured")
     deadline = Deadline(settings.deadline)
     client = model_client(settings.api_key, settings.base_url, settings.timeout)
-    return (yield from _chat(client, messages, lang, settings, prompts, deadline, spend, stream))
+    return (yield from _chat(client, messages, lang, settings, prompts, deadline, budget, stream))
 
 
 @functools.lru_cache(maxsize=8)
@@ -563,7 +572,7 @@ def _chat(
     settings: ChatSettings,
     prompts: Prompts,
     deadline: Deadline,
-    spend: Callable[[int], None] | None,
+    budget: Budget | None,
     stream: bool,
 ) -> Generator[str, None, ChatResult]:
     conversation = [{"role": "system", "content": prompts.system_for(lang)}, *messages]
@@ -571,21 +580,22 @@ def _chat(
     relayed = False  # text already sent (a round's preamble): the next round's starts on a new paragraph
     for round_number in range(1, settings.max_rounds + 1):
         result.rounds = round_number
-        pieces = _round(client, settings, conversation, deadline, stream)
-        first = True
-        while True:
-            try:
-                piece = next(pieces)
-            except StopIteration as done:
-                message: ModelMessage = done.value
-                break
-            if first and relayed:
-                yield "\n\n"
-            first, relayed = False, True
-            yield piece
+        with Round(budget, conversation, settings.max_tokens) as charge:  # reserved, then settled
+            pieces = _round(client, settings, conversation, deadline, stream)
+            first = True
+            while True:
+                try:
+                    piece = next(pieces)
+                except StopIteration as done:
+                    message: ModelMessage = done.value
+                    break
+                charge.received.append(piece)
+                if first and relayed:
+                    yield "\n\n"
+                first, relayed = False, True
+                yield piece
+            charge.answered(message.tokens, message.text)
         result.usage += message.usage
-        if spend is not None:
-            spend(message.tokens)
         if not message.tool_calls:
             if not isinstance(message.content, str) or not message.content.strip():
                 raise _bad_response()

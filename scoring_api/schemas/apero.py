@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, post_load, validate
 
 from ..games import apero
-from .common import ItemList, StrictSchema, integer, text
+from .common import PLAYER_NAME, ItemList, StrictSchema, integer, player_name
 
 MAX_SETS = 10  # sets shuffled together; the scorer is exact beyond, the cap bounds work
 MAX_PLAYERS = 20
@@ -39,7 +39,7 @@ class CardSchema(StrictSchema):
 
 
 class PlayerSchema(StrictSchema):
-    name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
+    name = player_name(required=True, metadata={"description": PLAYER_NAME, "examples": ["Aki"]})
     cards = ItemList(
         fields.Nested(CardSchema),
         required=True,
@@ -112,7 +112,7 @@ MAX_TABLE = 20  # face-up cards on the table
 class CollectorSchema(StrictSchema):
     """A player during the game: no card is needed yet."""
 
-    name = text(required=True, metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]})
+    name = player_name(required=True, metadata={"description": PLAYER_NAME, "examples": ["Aki"]})
     cards = ItemList(
         fields.Nested(CardSchema),
         required=True,
@@ -129,7 +129,13 @@ class AperoPickRequestSchema(StrictSchema):
         validate=validate.Length(1, MAX_PLAYERS),
         metadata={"description": "Every player with the cards taken so far."},
     )
-    me = text(required=True, metadata={"description": "The name of the player asking.", "examples": ["Aki"]})
+    me = player_name(
+        required=True,
+        metadata={
+            "description": "The name of the player asking (read as the players' names are).",
+            "examples": ["Aki"],
+        },
+    )
     table = ItemList(
         fields.Nested(CardSchema),
         required=True,

@@ -10,7 +10,7 @@ from marshmallow import fields, post_load, validate
 
 from ..games import applejack
 from ..games.applejack_orchard import DIRECTIONS, FIELDS
-from .common import ItemList, MaxProperties, StrictSchema, boolean, integer
+from .common import ItemDict, ItemList, MaxProperties, StrictSchema, boolean, integer
 
 MAX_APPLES = 10  # apples of one variety on one tile
 MAX_BLOSSOMS = 10  # blossoms on one tile
@@ -35,7 +35,7 @@ def variety(**kwargs) -> fields.String:
 class ApplejackTileSchema(StrictSchema):
     field = integer(required=True, validate=FIELD_RANGE, metadata={"description": FIELD_TEXT})
     pasture = boolean(metadata={"description": "true for a tile placed pasture side up (it shows nothing)."})
-    apples = fields.Dict(
+    apples = ItemDict(
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
         validate=MaxProperties(applejack.MAX_VARIETIES),
@@ -297,7 +297,7 @@ class ApplejackStartingHoneyResponseSchema(StrictSchema):
 class ApplejackPrintedTileSchema(StrictSchema):
     """A tree tile as printed, before it is placed: no field, beehives at rotation 0."""
 
-    apples = fields.Dict(
+    apples = ItemDict(
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
         validate=MaxProperties(applejack.MAX_VARIETIES),

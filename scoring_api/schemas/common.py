@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import re
+import unicodedata
 from collections.abc import Mapping
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, utils, validate
@@ -111,6 +113,22 @@ class MaxProperties(validate.Validator):
         return f"maximum={self.maximum!r}"
 
 
+class ItemDict(fields.Dict):
+    """A dict whose size is checked first: one with more members than its
+    :class:`MaxProperties` allows is refused with that validator's message before any key
+    or value is read (marshmallow runs validators after loading every member, so a body of
+    thousands of bad values cost a refusal each, docs/performance.md). Valid dicts load
+    exactly as with ``fields.Dict``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, Mapping):
+            raise self.make_error("invalid")
+        for validator in self.validators:
+            if isinstance(validator, MaxProperties):
+                validator(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class JsonInteger(fields.Integer):
     """A JSON integer: ``2`` and ``2.0`` (the same JSON number) load as 2; ``1.5``,
     ``"1"``, ``true`` and non-finite numbers are refused."""
@@ -166,6 +184,143 @@ def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
     )
 
 
+# -- Player names -------------------------------------------------------------------------
+#
+# Two names a player reads as one are one name (docs/rules/README.md, "Player names"): a
+# name is read in Unicode's compatibility form (NFKC: full-width ``Ａｋｉ`` is ``Aki``, a
+# decomposed ``か`` + ``゙`` is ``が``) without its leading and trailing spaces, and a name
+# holding a character nobody sees, or only spaces, is refused. The lists are explicit
+# (Unicode 14, Python 3.11's ``unicodedata``; tests/schemas/test_player_names.py checks
+# them against it) and published as the field's ``pattern``.
+
+#: Controls (Cc) and text-direction overrides and isolates: refused as :func:`text` always has.
+CONTROL_CHARACTERS = ((0x0000, 0x001F), (0x007F, 0x009F), (0x202A, 0x202E), (0x2066, 0x2069))
+#: Every other invisible character: the rest of the format characters (Cf: soft hyphen,
+#: zero-width space, joiners and marks, word joiner, BOM, tags...), the line and paragraph
+#: separators (Zl, Zp) and the letters and symbols that draw nothing: combining grapheme
+#: joiner, Hangul fillers, Khmer inherent vowels, Mongolian variation selectors, Braille
+#: blank, musical null notehead.
+INVISIBLE_CHARACTERS = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),
+    (0x2028, 0x2029),
+    (0x2060, 0x2064),
+    (0x206A, 0x206F),
+    (0x2800, 0x2800),  # Braille pattern blank
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x13438),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D159, 0x1D159),  # musical symbol null notehead
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+#: Spaces (Zs): trimmed from both ends; a name of nothing else is blank.
+SPACES = (
+    (0x0020, 0x0020),
+    (0x00A0, 0x00A0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+)
+
+
+def _char_class(ranges) -> str:
+    """Ranges as the inside of a character class both ECMA-262 (``u``) and Python read
+    alike: ``\\uXXXX`` escapes, and characters beyond U+FFFF as themselves (ECMA's
+    ``\\u{...}`` is no Python, Python's ``\\U`` no ECMA)."""
+
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    return "".join(one(low) if low == high else f"{one(low)}-{one(high)}" for low, high in ranges)
+
+
+_HIDDEN = _char_class(CONTROL_CHARACTERS + INVISIBLE_CHARACTERS)
+#: The published pattern of a player name: no control or invisible character, and one
+#: character at least that is not a space (``$``: the end of the text, as in ECMA-262).
+PLAYER_NAME_PATTERN = f"^[^{_HIDDEN}]*[^{_HIDDEN}{_char_class(SPACES)}][^{_HIDDEN}]*$"
+
+
+class Visible(validate.Validator):
+    """Refuses a name holding one of :data:`INVISIBLE_CHARACTERS`, naming the first as
+    ``U+200B`` (the player cannot see it). Its catalogue sentence is a template with
+    ``{character}`` (:func:`.messages.localized` gives it per language)."""
+
+    catalogue_template = "validation.name_invisible"
+
+    def __init__(self) -> None:
+        self.hidden = re.compile(f"[{_char_class(INVISIBLE_CHARACTERS)}]")
+        self.error = t(self.catalogue_template, "en", character="{character}")
+
+    def __call__(self, value: str) -> str:
+        found = self.hidden.search(value)
+        if found is not None:
+            raise ValidationError(str(self.error).format(character=f"U+{ord(found.group()):04X}"))
+        return value
+
+
+class NotBlank(validate.Validator):
+    """Refuses a name of spaces only (:data:`SPACES`); an empty one is the length's to refuse."""
+
+    def __init__(self) -> None:
+        self.spaces = "".join(chr(code) for low, high in SPACES for code in range(low, high + 1))
+        self.error = t("validation.name_blank", "en")
+        self.catalogue_message: tuple[str, dict] = ("validation.name_blank", {})
+
+    def __call__(self, value: str) -> str:
+        if value and not value.strip(self.spaces):
+            raise ValidationError(str(self.error))
+        return value
+
+
+def same_name(name: str) -> str:
+    """The name two spellings of which read alike share: NFKC, without surrounding spaces."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+#: The description of every game's player name field.
+PLAYER_NAME = (
+    "Player name, unique in the request once read as players read it: compatibility form (NFKC), "
+    "without surrounding spaces; invisible characters and blank names are refused."
+)
+
+
+def player_name(**kwargs) -> fields.String:
+    """A player's name, the one field type of every game's names: 1-40 characters as sent
+    (what the pattern and ``maxLength`` say), no control or invisible character, not blank;
+    loaded as :func:`same_name`, so the rules compare, and the answers show, that name."""
+    metadata = {"pattern": PLAYER_NAME_PATTERN, **kwargs.pop("metadata", {})}
+    return fields.String(
+        validate=[
+            validate.Length(1, 40),
+            keyed(validate.Regexp(NAME_REGEX), "validation.control_character"),
+            Visible(),
+            NotBlank(),
+        ],
+        post_load=[same_name],
+        metadata=metadata,
+        **kwargs,
+    )
+
+
 class ErrorBodySchema(StrictSchema):
     code = fields.String(required=True, metadata={"description": "Machine-readable error code."})
     message = fields.String(required=True, metadata={"description": "What went wrong, in the requested language."})
@@ -192,3 +347,8 @@ class ErrorSchema(StrictSchema):
 
 class HealthSchema(StrictSchema):
     status = fields.String(required=True, metadata={"examples": ["ok"]})
+    limits = fields.String(
+        required=True,
+        validate=validate.OneOf(["redis", "memory"]),
+        metadata={"description": "Where this worker counts the rate limits now (memory while Redis does not answer)."},
+    )

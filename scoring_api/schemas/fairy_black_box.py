@@ -9,7 +9,8 @@ three; the others are ours):
 * mood: 0-20.  The rules give no maximum (star cards raise it; the player summary shows
   it); 20 is far above the start of 3-4 and keeps typos out;
 * treasure points: -100..100 (the card list is not known; points may be negative);
-* names (players, treasures): 1-40 characters.
+* names (players, treasures): 1-40 characters; a player's name is read as
+  :func:`.common.player_name` reads it (NFKC, trimmed, nothing invisible).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ..games import fairy_black_box as fbb
-from .common import ItemList, StrictSchema, boolean, integer, text
+from .common import PLAYER_NAME, ItemList, StrictSchema, boolean, integer, player_name, text
 
 MIN_PLAYERS = fbb.MIN_PLAYERS
 MAX_PLAYERS = fbb.MAX_PLAYERS
@@ -29,11 +30,7 @@ DECIDED_BY = ("score", "kirakira", "mood", "shared")
 
 
 def _player_name(**kwargs) -> fields.String:
-    return text(
-        required=True,
-        metadata={"description": "Player name, unique in the request.", "examples": ["Aki"]},
-        **kwargs,
-    )
+    return player_name(required=True, metadata={"description": PLAYER_NAME, "examples": ["Aki"]}, **kwargs)
 
 
 # -- Final score ----------------------------------------------------------------------

@@ -9,8 +9,9 @@ message marshmallow can give replaced by the catalogue's sentence for its key
   its ``catalogue_messages`` (``{"invalid": ("validation.pedro_call", {})}``);
 * a validator's message by its kind and bounds (``Range(0, 20)`` says
   ``validation.range_all`` with ``min`` and ``max``; a ``Length`` counts a list's items,
-  ``validation.length_*``, or a text's characters, ``validation.text_length_*``), or by the
-  key it was given with :func:`keyed`;
+  ``validation.length_*``, or a text's characters, ``validation.text_length_*``), by the
+  key it was given with :func:`keyed`, or, for a validator that names what it found, by
+  the sentence's template its ``catalogue_template`` names (it fills the placeholders);
 * a schema's ``unknown`` and ``type`` messages.
 
 A ``null`` says what to enter instead (``validation.enter_*``), from the field's type
@@ -143,8 +144,11 @@ def _localize_validator(validator, lang: str, field: fields.Field):
     :func:`keyed` with."""
     localized_copy = copy.copy(validator)
     keyed_message = getattr(validator, "catalogue_message", None)
+    template_key = getattr(validator, "catalogue_template", None)
     if keyed_message is not None:
         localized_copy.error = _format_safe(_fill(keyed_message, lang))
+    elif template_key is not None:  # the validator fills it in: schemas.common.Visible
+        localized_copy.error = template(template_key, lang)
     elif isinstance(validator, validate.Range):
         localized_copy.error = template(_range_key(validator), lang)
     elif isinstance(validator, validate.Length):

@@ -89,3 +89,36 @@ def test_no_origin_is_listed_by_default(client):
 def test_a_malformed_origin_refuses_to_start(origins):
     with pytest.raises(SettingsError, match="SCORING_CORS_ORIGINS=.*must be origins such as https://app.example.org"):
         create_app({"TESTING": True, "CORS_ORIGINS": origins})
+
+
+@pytest.mark.parametrize("origin", [*ORIGINS.split(","), "https://evil.example", None])
+@pytest.mark.parametrize(
+    "send",
+    [
+        lambda client, headers: client.post(SCORE, json=BODY, headers=headers),
+        lambda client, headers: client.post(SCORE, json={}, headers=headers),
+        lambda client, headers: client.get("/api/v1/tools", headers=headers),
+        lambda client, headers: client.get("/api/v1/no-such-thing", headers=headers),
+        lambda client, headers: client.options(SCORE, headers={**headers, "Access-Control-Request-Method": "POST"}),
+    ],
+    ids=["score", "refusal", "tools", "not found", "preflight"],
+)
+def test_every_answer_on_the_cross_origin_paths_varies_by_origin(cors_client, send, origin):
+    """Whether the answer names the origin depends on it: a cache must keep one per origin."""
+    response = send(cors_client, {"Origin": origin} if origin else {})
+    assert response.headers.getlist("Vary") == ["Origin"]
+    assert response.headers.get("Access-Control-Allow-Origin") == (origin if origin in ORIGINS.split(",") else None)
+
+
+def test_one_listed_origin_varies_by_origin_too():
+    client = create_app({"TESTING": True, "CORS_ORIGINS": "https://app.example.org"}).test_client()
+    response = client.post(SCORE, json=BODY, headers={"Origin": "https://app.example.org"})
+    assert response.headers["Access-Control-Allow-Origin"] == "https://app.example.org"
+    assert response.headers.getlist("Vary") == ["Origin"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/chat", "/healthz", "/"])
+def test_answers_that_never_name_an_origin_do_not_vary_by_it(cors_client, path):
+    response = cors_client.get(path, headers={"Origin": "https://app.example.org"})
+    assert "Access-Control-Allow-Origin" not in response.headers
+    assert "Origin" not in response.headers.get("Vary", "")

@@ -1,4 +1,4 @@
-"""Every documented limit (README, "Limits"): a request AT the limit succeeds, one beyond
+"""Every documented limit (docs/api.md, "Limits"): a request AT the limit succeeds, one beyond
 it is refused with a 4xx naming the field, before any scoring work."""
 
 import json
@@ -75,6 +75,39 @@ def test_orchard_tiles(client):
         client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles + [tiles[0]]}, "varieties": ["red"], "die": 1}
     )
     assert over.status_code == 400 and "orchard.tiles" in over.get_json()["error"]["details"]
+
+
+def test_player_names_count_40_characters_as_sent(client):
+    """The limit is on the name as sent (the published ``maxLength``); the name is then read
+    as players read it, trimmed, or longer when NFKC spells a sign out (docs/rules/README.md)."""
+
+    def score(name):
+        return post(
+            client,
+            "/api/v1/apero/score?lang=en",
+            {"players": [{"name": name, "cards": [{"color": "red", "value": 1}]}]},
+        )
+
+    assert score("x" * 40).get_json()["winners"] == ["x" * 40]
+    assert score("Aki" + " " * 37).get_json()["winners"] == ["Aki"]
+    assert score("㍿" * 40).get_json()["winners"] == ["株式会社" * 40]
+    for over in ("x" * 41, "Aki" + " " * 38):
+        refused = score(over)
+        assert refused.status_code == 400
+        assert refused.get_json()["error"]["details"] == {"players[0].name": ["Use between 1 and 40 characters."]}
+
+
+def test_apple_varieties_on_a_tile(client):
+    """At most 7 varieties on a tile; beyond, the size is the one reason, values unread."""
+    varieties = ["red", "yellow", "pink", "brown", "orange", "green", "gold"]
+    tile = {"field": 10, "apples": dict.fromkeys(varieties, 1)}
+    ok = post(client, "/api/v1/applejack/harvest", {"orchard": {"tiles": [tile]}, "varieties": ["red"], "die": 1})
+    assert ok.status_code == 200, ok.get_json()
+    tile["apples"]["silver"] = "not a number"
+    over = post(
+        client, "/api/v1/applejack/harvest?lang=en", {"orchard": {"tiles": [tile]}, "varieties": ["red"], "die": 1}
+    )
+    assert over.get_json()["error"]["details"] == {"orchard.tiles[0].apples": ["Give at most 7 items."]}
 
 
 def test_chat_messages_and_their_length(chat_client, fake_model):

@@ -14,7 +14,16 @@ from scoring_api.games.pedro.cards import SUIT_SPELLINGS
 from scoring_api.i18n import LANGS, SENTENCES
 from scoring_api.openapi import spec_yaml
 from scoring_api.operations import OPERATIONS
-from scoring_api.schemas.common import NAME_PATTERN, ItemList, MaxProperties
+from scoring_api.schemas.common import (
+    NAME_PATTERN,
+    PLAYER_NAME_PATTERN,
+    ItemDict,
+    ItemList,
+    MaxProperties,
+    NotBlank,
+    Visible,
+    same_name,
+)
 from scoring_api.schemas.messages import localized
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,11 +57,39 @@ def test_fairy_names_refuse_a_final_newline_too(client):
     assert set(details) == {"players[1].name", "players[1].treasures[0].name"}
 
 
-def test_the_published_name_pattern_is_still_an_ecma_pattern():
-    assert NAME_PATTERN.startswith("^[^") and NAME_PATTERN.endswith("]*$") and "\\Z" not in spec_yaml()
+def test_the_published_name_patterns_are_still_ecma_patterns():
+    for pattern in (NAME_PATTERN, PLAYER_NAME_PATTERN):
+        assert pattern.startswith("^[^") and pattern.endswith("]*$") and "\\Z" not in spec_yaml()
+        assert "\\U" not in pattern and "\\u{" not in pattern  # read alike by ECMA (u) and Python
     spec = yaml.safe_load(spec_yaml())
-    player = spec["components"]["schemas"]["Player"]["properties"]["name"]
-    assert player["pattern"] == NAME_PATTERN
+    schemas = spec["components"]["schemas"]
+    assert schemas["Player"]["properties"]["name"]["pattern"] == PLAYER_NAME_PATTERN
+    assert schemas["AperoPickRequest"]["properties"]["me"]["pattern"] == PLAYER_NAME_PATTERN
+    assert schemas["FairyBlackBoxTreasure"]["properties"]["name"]["pattern"] == NAME_PATTERN  # not a player
+
+
+def _name_fields():
+    """``(where, field)`` of every request field holding a name."""
+    for op in OPERATIONS:
+        for schema in _schemas(op.request_schema):
+            for name, field in schema.load_fields.items():
+                if name in ("name", "me") and isinstance(field, fields.String):
+                    yield f"{op.operation_id}:{type(schema).__name__}.{name}", field
+
+
+def test_every_player_name_field_is_the_shared_player_name():
+    found = dict(_name_fields())
+    players = {where for where in found if "Treasure" not in where}
+    assert players == {
+        "score_apero:PlayerSchema.name",
+        "apero_pick:CollectorSchema.name",
+        "apero_pick:AperoPickRequestSchema.me",
+        "score_fairy_black_box:FairyBlackBoxPlayerSchema.name",
+        "fairy_black_box_next_player:FairyBlackBoxRemainingPlayerSchema.name",
+    }
+    for where in players:
+        assert same_name in found[where].post_load, where
+        assert found[where].metadata["pattern"] == PLAYER_NAME_PATTERN, where
 
 
 # -- 2. query integers: ASCII digits only -------------------------------------------------
@@ -127,6 +164,7 @@ def _benchmark():
     return module
 
 
+@pytest.mark.slow  # every worst case of the benchmark, about 12 s (docs/development.md)
 def test_every_worst_case_of_the_benchmark_answers_small(client):
     """Sizes only (no time is asserted: ``python benchmarks/invalid_bodies.py`` prints them)."""
     bench = _benchmark()
@@ -159,6 +197,38 @@ def test_every_request_list_checks_its_length_first():
         field = where[-1]
         assert isinstance(field, ItemList), where[:3]
     assert sum(any(isinstance(v, validate.Length) for v in where[-1].validators) for where in found) >= len(found) - 1
+
+
+def test_a_long_object_of_bad_values_is_one_size_reason(client):
+    """An Applejack tile's apples beyond 7 varieties: the size is the reason, and no value
+    of the 4,000 is read (they are all wrong and none is named)."""
+    tile = {"field": 1, "apples": {f"v{i}": "?" for i in range(4000)}}
+    body = {"orchard": {"tiles": [tile]}, "varieties": ["red"], "die": 1}
+    error = client.post("/api/v1/applejack/harvest?lang=en", json=body).get_json()["error"]
+    assert error["details"] == {"orchard.tiles[0].apples": ["Give at most 7 items."]}
+
+
+def test_an_object_at_its_size_still_names_each_bad_value(client):
+    tile = {"field": 1, "apples": {f"v{i}": "?" for i in range(7)} | {"v0": 1}}
+    body = {"orchard": {"tiles": [tile]}, "varieties": ["red"], "die": 1}
+    details = client.post("/api/v1/applejack/harvest?lang=en", json=body).get_json()["error"]["details"]
+    assert list(details) == [f"orchard.tiles[0].apples.v{i}.value" for i in range(1, 7)]
+
+
+def _request_dicts():
+    for op in OPERATIONS:
+        for schema in _schemas(op.request_schema):
+            for name, field in schema.load_fields.items():
+                if isinstance(field, fields.Dict):
+                    yield op.operation_id, type(schema).__name__, name, field
+
+
+def test_every_request_object_of_free_keys_checks_its_size_first():
+    found = list(_request_dicts())
+    assert len(found) >= 2  # Applejack's tile apples, in the orchard and the tile to place
+    for where in found:
+        assert isinstance(where[-1], ItemDict), where[:3]
+        assert any(isinstance(v, MaxProperties) for v in where[-1].validators), where[:3]
 
 
 def test_lists_still_publish_their_lengths():
@@ -211,6 +281,10 @@ def _validator_messages(validator):
         tries.append("\n")
     elif isinstance(validator, MaxProperties):
         tries.append({str(i): 0 for i in range(validator.maximum + 1)})
+    elif isinstance(validator, Visible):
+        tries.append("Aki\u200b")
+    elif isinstance(validator, NotBlank):
+        tries.append("\u3000")
     messages = []
     for value in tries:
         if value is None:

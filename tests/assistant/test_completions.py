@@ -12,6 +12,7 @@ import time
 import pytest
 
 from scoring_api.assistant.tools import tool_definitions
+from tests.api.test_rate_limits import round_cost, spent
 from tests.conftest import make_chat_app
 from tests.fake_openai import calls, raw_message, reply, sleep, sse, stall_after, status, stream_chunks
 
@@ -263,7 +264,7 @@ def test_the_error_messages_speak_the_models_language(client):
 
 
 def test_a_locked_chat_wants_a_key_for_the_models_and_the_completions(fake_model):
-    client = make_chat_app(fake_model, CHAT_OPEN=False, API_KEYS="frontend-key-0123456789").test_client()
+    client = make_chat_app(fake_model, CHAT_OPEN=False, API_KEYS="frontend-key-0123456789-abc").test_client()
     fake_model.play(reply("はい。"))
     for answer in (
         client.get("/v1/models"),
@@ -274,7 +275,7 @@ def test_a_locked_chat_wants_a_key_for_the_models_and_the_completions(fake_model
         assert answer.headers["WWW-Authenticate"] == 'Bearer realm="chat"'
         assert answer.get_json()["error"]["type"] == "authentication_error"
     assert fake_model.requests == []
-    key = {"Authorization": "Bearer frontend-key-0123456789"}
+    key = {"Authorization": "Bearer frontend-key-0123456789-abc"}
     assert client.get("/v1/models", headers=key).status_code == 200
     assert ask(client, headers=key).get_json()["choices"][0]["message"]["content"] == "はい。"
 
@@ -293,12 +294,29 @@ def test_both_chat_endpoints_share_the_chat_limit_and_the_refusal_is_openai_shap
 
 
 def test_streamed_usage_is_spent_from_the_budget(fake_model):
-    client = make_chat_app(fake_model, CHAT_TOKEN_BUDGET=1000).test_client()
-    fake_model.play(reply("一", tokens=1200))
-    assert events(ask(client, stream=True))[-1] == "[DONE]"
-    refused = ask(client, stream=True, model="ai-chan-en")
+    cost = round_cost(fake_model)  # a round of "?": this question's cost a few tokens more
+    app = make_chat_app(fake_model, CHAT_TOKEN_BUDGET=3 * cost)
+    fake_model.play(HONEY_CALL, reply("一", tokens=2 * cost))
+    assert events(ask(app.test_client(), stream=True))[-1] == "[DONE]"
+    assert spent(app) == 2 + 2 * cost  # the usage of each round, as the model streamed it
+    refused = ask(app.test_client(), stream=True, model="ai-chan-en")
     assert refused.status_code == 429
     assert refused.get_json()["error"]["code"] == "chat_budget_spent"
+
+
+def test_a_round_the_budget_does_not_cover_ends_a_started_stream_with_an_error_event(fake_model):
+    cost = round_cost(fake_model)
+    app = make_chat_app(fake_model, CHAT_TOKEN_BUDGET=cost + 50)
+    preamble = calls(("applejack_starting_honey", {"players": 2})) | {"tokens": cost - 10}
+    preamble["message"]["content"] = "計算しますね。"
+    fake_model.play(preamble, reply("16と20です。"))
+    found = events(ask(app.test_client(), stream=True))
+    assert streamed_text(found) == "計算しますね。"
+    assert "[DONE]" not in found
+    error = found[-1]["error"]
+    assert (error["type"], error["code"], error["param"]) == ("rate_limit_error", "chat_budget_spent", None)
+    assert error["message"].startswith(f"今日のチャットの利用上限（{cost + 50}トークン）に達しました。")
+    assert len(fake_model.requests) == 1
 
 
 def test_a_stream_holds_a_chat_slot_until_it_ends(fake_model):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 
 import pytest
 
@@ -11,7 +12,7 @@ from scoring_api import SettingsError, create_app
 from tests.conftest import API_KEY, make_chat_app
 from tests.fake_openai import reply
 
-KEYS = ("client-key-0123456789", "other-client-key-abcdef")
+KEYS = ("client-key-0123456789-abcd", "other-client-key-abcdef-98765")
 QUESTION = {"messages": [{"role": "user", "content": "こんにちは"}]}
 
 
@@ -41,8 +42,8 @@ def test_a_known_key_opens_the_chat(locked, fake_model, key):
         ("", "chat_key_missing"),
         ("Bearer", "chat_key_missing"),
         ("Basic dXNlcjpwYXNz", "chat_key_missing"),
-        ("Bearer client-key-012345678", "chat_key_wrong"),  # one character short
-        ("Bearer client-key-0123456789x", "chat_key_wrong"),
+        (f"Bearer {KEYS[0][:-1]}", "chat_key_wrong"),  # one character short
+        (f"Bearer {KEYS[0]}x", "chat_key_wrong"),
         (f"Bearer {KEYS[0]},{KEYS[1]}", "chat_key_wrong"),
         ("Bearer キー", "chat_key_wrong"),
     ],
@@ -107,16 +108,52 @@ def test_keys_never_appear_in_answers_or_logs(locked, fake_model, caplog):
     assert not any(key in caplog.text for key in KEYS) and API_KEY not in caplog.text
 
 
+MAKE_KEY = "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+
+
 @pytest.mark.parametrize(
-    "keys",
-    ["short", "a" * 201, "good-key-0123456789,", "good-key-0123456789,has space-0123456", "tab\tkey-0123456789", 12345],
+    ("keys", "place"),
+    [
+        ("short", 1),
+        ("sk-test-9f8e7d6c5b4a", 1),  # 20 characters: taken before, now too short
+        ("a" * 201, 1),
+        (f"{KEYS[0]},", 2),
+        (f"{KEYS[0]},has space-0123456789abcdef", 2),
+        ("tab\tkey-0123456789abcdefgh", 1),
+    ],
 )
-def test_weak_or_malformed_keys_refuse_to_start_without_showing_them(keys):
+def test_short_or_malformed_keys_refuse_to_start_without_showing_them(keys, place):
+    with pytest.raises(SettingsError) as refused:
+        create_app({"TESTING": True, "API_KEYS": keys})
+    assert str(refused.value) == (
+        "SCORING_API_KEYS=(hidden): must be keys of 24 to 200 printable characters without spaces, "
+        f"separated by commas (key {place} is not); {MAKE_KEY}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("keys", "place"),
+    [("a" * 40, 1), ("ab12" * 8, 1), (f"{KEYS[0]},{'012345678' * 3}", 2), (f"{KEYS[1]},abcdefgh-abcdefgh-abcdefgh", 2)],
+)
+def test_keys_of_few_different_characters_refuse_to_start_without_showing_them(keys, place):
     with pytest.raises(SettingsError) as refused:
         create_app({"TESTING": True, "API_KEYS": keys})
     message = str(refused.value)
-    assert message.startswith("SCORING_API_KEYS=(hidden): must be keys of 16 to 200 printable characters")
-    assert str(keys) not in message
+    assert message == (
+        f"SCORING_API_KEYS=(hidden): must be keys hard to guess: key {place} has fewer than 10 different "
+        f"characters; {MAKE_KEY}"
+    )
+    assert not any(key in message for key in keys.split(","))
+
+
+def test_a_key_made_as_the_refusal_says_is_taken():
+    key = secrets.token_urlsafe(32)
+    assert create_app({"TESTING": True, "API_KEYS": f"{key},{KEYS[0]}"}).config["API_KEYS"] == f"{key},{KEYS[0]}"
+
+
+def test_malformed_keys_are_refused_without_showing_them():
+    with pytest.raises(SettingsError, match=r"^SCORING_API_KEYS=\(hidden\): must be keys of 24 to 200 [^;]*$"):
+        create_app({"TESTING": True, "API_KEYS": 12345})
 
 
 def test_chat_open_must_be_a_boolean(monkeypatch):
@@ -129,3 +166,75 @@ def test_a_bad_model_key_is_refused_without_showing_it():
     with pytest.raises(SettingsError) as refused:
         create_app({"TESTING": True, "OPENAI_API_KEY": " sk-with-a-leading-space"})
     assert "sk-with" not in str(refused.value) and "OPENAI_API_KEY=(hidden)" in str(refused.value)
+
+
+# --- wrong keys are limited per address (SCORING_WRONG_KEY_RATE_LIMIT, 10 per minute) ---
+
+
+def test_the_eleventh_wrong_key_from_an_address_is_a_429_even_with_the_right_key(locked, fake_model):
+    for number in range(10):
+        assert ask(locked, f"Bearer guess-{number:02d}-abcdefghijklmnop").status_code == 401
+    fake_model.play(reply("届かないはず"))
+    refused = ask(locked, f"Bearer {KEYS[0]}")  # the right key, not even compared
+    assert refused.status_code == 429
+    seconds = refused.headers["Retry-After"]
+    assert 1 <= int(seconds) <= 60
+    assert refused.get_json()["error"] == {
+        "code": "too_many_wrong_keys",
+        "message": f"Too many wrong keys (limit: 10 per minute); try again with the right key in {seconds} seconds.",
+        "details": {},
+    }
+    assert ask(locked, f"Bearer {KEYS[0]}", lang="ja").get_json()["error"]["message"] == (
+        f"間違ったキーが多すぎます（上限: 1分あたり10回）。{seconds}秒後に正しいキーでもう一度お試しください。"
+    )
+    assert fake_model.requests == []
+
+
+def test_right_keys_use_up_no_attempts(locked):
+    right = {"Authorization": f"Bearer {KEYS[1]}"}
+    assert [locked.get("/v1/models", headers=right).status_code for _ in range(15)] == [200] * 15
+    wrong = {"Authorization": "Bearer wrong-key-abcdefghijklmnop"}
+    assert [locked.get("/v1/models", headers=wrong).status_code for _ in range(11)] == [401] * 10 + [429]
+
+
+def test_each_address_has_its_own_attempts(fake_model):
+    """Behind a trusted proxy, the forwarded address is the one limited."""
+    client = make_chat_app(
+        fake_model, CHAT_OPEN=False, API_KEYS=",".join(KEYS), TRUSTED_PROXIES="127.0.0.1", WRONG_KEY_RATE_LIMIT="2/hour"
+    ).test_client()
+
+    def models(address, key):
+        headers = {"X-Forwarded-For": address, "Authorization": f"Bearer {key}"}
+        return client.get("/v1/models?lang=en", headers=headers)
+
+    assert [models("198.51.100.7", "not-the-key-abcdefghijklm").status_code for _ in range(3)] == [401, 401, 429]
+    refused = models("198.51.100.7", KEYS[0]).get_json()["error"]
+    assert refused["message"].startswith("Too many wrong keys (limit: 2 per hour)")
+    assert models("198.51.100.8", KEYS[0]).status_code == 200
+
+
+def test_the_openai_endpoints_refuse_in_openais_shape(locked, fake_model):
+    wrong = {"Authorization": "Bearer wrong-key-abcdefghijklmnop"}
+    for _ in range(10):
+        locked.get("/v1/models", headers=wrong)
+    question = {"model": "ai-chan-en", "messages": [{"role": "user", "content": "hi"}]}
+    for refused in (
+        locked.post("/v1/chat/completions?lang=en", json=question, headers={"Authorization": f"Bearer {KEYS[0]}"}),
+        locked.get("/v1/models?lang=en", headers=wrong),
+    ):
+        assert refused.status_code == 429
+        seconds = refused.headers["Retry-After"]
+        assert refused.get_json() == {
+            "error": {
+                "message": f"Too many wrong keys (limit: 10 per minute); try again with the right key in {seconds} seconds.",
+                "type": "rate_limit_error",
+                "code": "too_many_wrong_keys",
+                "param": None,
+            }
+        }
+    assert fake_model.requests == []
+
+
+def test_a_bad_wrong_key_limit_refuses_to_start():
+    with pytest.raises(SettingsError, match=r"^SCORING_WRONG_KEY_RATE_LIMIT='often': must be a rate"):
+        create_app({"TESTING": True, "WRONG_KEY_RATE_LIMIT": "often"})

@@ -137,7 +137,7 @@ def test_an_unconfigured_chat_says_so_in_words(page, open_chat, chat_app):
 
 
 def test_a_locked_chat_asks_for_the_key_and_remembers_it(page, open_chat, chat_app, fake_model):
-    chat_app.config.update(CHAT_OPEN=False, API_KEYS="table-key-0123456789")
+    chat_app.config.update(CHAT_OPEN=False, API_KEYS="table-key-0123456789-abcd")
     fake_model.play(reply("キーを確かめました。"))
     open_chat()
     page.get_by_test_id("chat-input").fill("こんにちは")
@@ -145,7 +145,7 @@ def test_a_locked_chat_asks_for_the_key_and_remembers_it(page, open_chat, chat_a
     expect(page.get_by_test_id("chat-error-1")).to_contain_text("キー")
     expect(page.get_by_test_id("chat-key")).to_be_focused()
     assert fake_model.requests == []
-    page.get_by_test_id("chat-key").fill("table-key-0123456789")
+    page.get_by_test_id("chat-key").fill("table-key-0123456789-abcd")
     page.get_by_test_id("chat-key").press("Tab")
     page.get_by_test_id("chat-input").fill("こんにちは")
     page.get_by_test_id("chat-send").click()
@@ -153,7 +153,7 @@ def test_a_locked_chat_asks_for_the_key_and_remembers_it(page, open_chat, chat_a
     assert fake_model.requests[0]["messages"][-1]["content"] == "こんにちは"
     page.reload()
     page.get_by_test_id("tab-chat").click()
-    expect(page.get_by_test_id("chat-key")).to_have_value("table-key-0123456789")
+    expect(page.get_by_test_id("chat-key")).to_have_value("table-key-0123456789-abcd")
 
 
 def test_in_english_the_panel_and_the_model_speak_english(page, open_chat, fake_model):

@@ -1,8 +1,11 @@
 """Every recorded request gets the recorded answer, byte for byte (see recorder.py).
 
-The recording was made before the codebase was simplified (issue 15), from the test
-suite's own requests, generated documents, the benchmark's requests and hostile bodies:
-the service must answer each of them exactly as it did then.
+The recording was made from the test suite's own requests, generated documents, the
+benchmark's requests and hostile bodies: the service must answer each of them exactly as
+it did then. An answer is replaced only where the service changed on purpose, each group
+with its reason in the commit that replaced it: refusals of unreadable JSON that quoted
+Python's own messages, player names read as players read them (docs/rules/README.md),
+and free-keys objects refused at their size before their members.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import pytest
 from scoring_api import create_app
 from scoring_api.operations import OPERATIONS
 from tests.recorded.recorder import raw_bytes
+
+pytestmark = pytest.mark.slow  # 13,000 recorded answers replayed (docs/development.md)
 
 ANSWERS = Path(__file__).parent / "answers.jsonl.gz"
 
