@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from marshmallow import fields, validate  # noqa: E402
 
 from scoring_api import create_app  # noqa: E402
-from scoring_api.operations import OPERATIONS  # noqa: E402
+from scoring_api.operations.registry import OPERATIONS  # noqa: E402
 from scoring_api.strict_json import MAX_DEPTH  # noqa: E402
 
 #: One client sends every request here: the rate limit stays in the road, never reached.

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from scoring_api import create_app  # noqa: E402
 from scoring_api.api.body import read_json  # noqa: E402
-from scoring_api.operations import OPERATIONS  # noqa: E402
+from scoring_api.operations.registry import OPERATIONS  # noqa: E402
 
 REQUESTS = json.loads((ROOT / "benchmarks" / "requests.json").read_text(encoding="utf-8"))
 REQUESTS.pop("_comment", None)

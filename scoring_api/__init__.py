@@ -28,7 +28,7 @@ def create_app(config: dict | None = None) -> Flask:
     one raises :class:`~scoring_api.settings.SettingsError` naming its variable."""
     from flask import Flask
 
-    from .api import assistant, completions, errors, meta, metrics
+    from .api import assistant, completions, error_handlers, meta, metrics
     from .api.body import JSONProvider, JSONRequest
     from .api.cors import allow_listed_origins
     from .api.limits import limit_requests
@@ -50,7 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
     _configure_logging(app)
     folder = app.config["PROMPTS_DIR"]
     app.extensions["prompts"] = load_prompts(Path(folder) if folder else default_prompts_dir())
-    errors.register(app)
+    error_handlers.register(app)
     app.after_request(_security_headers)
     scoring = make_blueprint()
     limit_requests(

@@ -77,7 +77,7 @@ def _json_refusal(sock, status_int, reason, mesg):
     from gunicorn import util
 
     from scoring_api import SECURITY_HEADERS
-    from scoring_api.errors import error_document
+    from scoring_api.error_shape import error_document
     from scoring_api.i18n import DEFAULT_LANG, LANGS, t
 
     code, key = _REFUSALS.get(status_int, ("bad_request", "errors.bad_request"))

@@ -5,12 +5,12 @@ MCP client such as Claude Desktop starts it as a subprocess and talks JSON-RPC o
 stdin/stdout. Only this module needs the ``mcp`` SDK; the rest of the service does not.
 
 Tools
-    Exactly :func:`scoring_api.assistant.tools.tool_definitions`: the same names,
+    Exactly :func:`scoring_api.tools.tool_definitions`: the same names,
     descriptions and JSON Schemas (MCP ``inputSchema`` = the OpenAI tool's
     ``parameters``), marked read-only and idempotent (scoring changes nothing).
 
 Validation
-    A call runs :func:`scoring_api.assistant.tools.call_tool`, the REST endpoint's own road
+    A call runs :func:`scoring_api.tools.call_tool`, the REST endpoint's own road
     (marshmallow schema, then the game's rules). The server is built on the SDK's low-level
     ``Server``, which hands the raw ``arguments`` to the handler without checking them
     against ``inputSchema`` (the high-level ``MCPServer`` would want a Python function
@@ -52,9 +52,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from . import __version__
-from .assistant.tools import UnknownTool, call_tool, error_body, tool_definitions
-from .errors import ApiError
+from .error_shape import ApiError
 from .i18n import DEFAULT_LANG, LANGS, t
+from .tools import UnknownTool, call_tool, error_body, tool_definitions
 
 SERVER_NAME = "board-game-scoring"
 LANG_ENV = "SCORING_MCP_LANG"

@@ -106,8 +106,8 @@ def _operation(op) -> dict:
 def _assistant_paths(spec: APISpec, operations) -> None:
     """The tools list, one tool-execution path per tool (its strict schema as the body),
     and the chat."""
-    from .assistant.tools import documented_parameters, tool_definitions
     from .schemas.assistant import ChatRequestSchema, ChatResponseSchema
+    from .tools import documented_parameters, tool_definitions
 
     spec.path(
         path=API_PREFIX + "/tools",
@@ -192,7 +192,7 @@ def _assistant_paths(spec: APISpec, operations) -> None:
 
 def build_spec() -> dict:
     """The whole OpenAPI document as a dict."""
-    from .operations import OPERATIONS
+    from .operations.registry import OPERATIONS
 
     spec = APISpec(
         title="Board-game scoring API",

@@ -1,5 +1,5 @@
 """JSON read strictly: the one reader of REST bodies (through Flask's JSON provider) and of
-the model's tool arguments (:mod:`scoring_api.assistant.arguments`).
+the model's tool arguments (:mod:`scoring_api.tool_arguments`).
 
 Python's ``json`` with hooks: no repeated key, no NaN or Infinity, no number beyond a
 double (``1e400``), no lone UTF-16 surrogate, nesting at most :data:`MAX_DEPTH` levels.

@@ -1,6 +1,7 @@
-"""The dependency rule (docs/development.md): ``api -> operations -> (answers, schemas) ->
-games``; the assistant, MCP and OpenAPI read the operations; nothing imports ``api`` but
-the app factory, and the games import nothing of the service."""
+"""The dependency rule (docs/development.md): ``api -> operations -> schemas -> games``;
+the tools, the assistant, MCP and OpenAPI read the registry; MCP and OpenAPI need nothing
+of the assistant; nothing imports ``api`` but the app factory, and the games import
+nothing of the service."""
 
 from __future__ import annotations
 
@@ -59,22 +60,40 @@ def test_the_games_import_nothing_of_the_service_nor_of_the_web():
         assert not outside and not libraries, (path, outside, libraries)
 
 
-def test_schemas_and_answers_do_not_import_the_surfaces():
-    surfaces = ("scoring_api.api", "scoring_api.assistant", "scoring_api.mcp", "scoring_api.openapi", "scoring_api.web")
-    for folder in ("schemas", "answers"):
-        for path in sources(PACKAGE / folder):
-            assert not [n for n in imported_modules(path) if n.startswith(surfaces)], path
+def _starts(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == package or name.startswith(f"{package}.") for package in packages)
+
+
+def test_schemas_and_operations_do_not_import_the_surfaces():
+    surfaces = (
+        "scoring_api.api",
+        "scoring_api.assistant",
+        "scoring_api.tools",
+        "scoring_api.mcp",
+        "scoring_api.openapi",
+        "scoring_api.web",
+    )
+    checked = [path for folder in ("schemas", "operations") for path in sources(PACKAGE / folder)]
+    assert len(checked) >= 12
+    for path in checked:
+        assert not [n for n in imported_modules(path) if _starts(n, surfaces)], path
+
+
+def test_mcp_openapi_and_the_tools_need_nothing_of_the_assistant():
+    for name in ("mcp.py", "openapi.py", "tools.py", "tool_arguments.py"):
+        imported = imported_modules(PACKAGE / name)
+        assert not [n for n in imported if _starts(n, ("scoring_api.assistant", "scoring_api.api"))], name
 
 
 def test_listing_the_tools_loads_neither_flask_views_nor_the_openai_sdk():
     script = (
         "import sys\n"
-        "from scoring_api.assistant.tools import tool_definitions\n"
+        "from scoring_api.tools import tool_definitions\n"
         "import scoring_api.mcp\n"
-        "from scoring_api.operations import OPERATIONS\n"
+        "from scoring_api.operations.registry import OPERATIONS\n"
         "assert len(tool_definitions()) == len(OPERATIONS) >= 14\n"
         "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'werkzeug', 'openai')"
-        " or m.startswith('scoring_api.api'))))\n"
+        " or m == 'scoring_api.api' or m.startswith(('scoring_api.api.', 'scoring_api.assistant')))))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from scoring_api import create_app
-from scoring_api.assistant.tools import tool_definitions
 from scoring_api.openapi import spec_yaml
+from scoring_api.tools import tool_definitions
 from tests.conftest import API_KEY
 from tests.fake_openai import FakeModel, calls, reply
 

@@ -1,6 +1,6 @@
 """A game rule's refusal points at a field of the request that reached it.
 
-Rules report positions in game terms (``scoring_api/games/errors.py``); each operation's
+Rules report positions in game terms (``scoring_api/games/rule_error.py``); each operation's
 ``terms`` name them in its request (docs/development.md, "Adding an operation"). Here:
 every name an operation gives is a field of its request; refusals through every
 operation, the shared rules (Pedro's options, Applejack's orchard, unique names) through
@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from marshmallow import Schema, ValidationError, fields
 
-from scoring_api.errors import ApiError, request_path
-from scoring_api.games.errors import RuleError
-from scoring_api.operations import OPERATIONS
+from scoring_api.error_shape import ApiError, request_path
+from scoring_api.games.rule_error import RuleError
+from scoring_api.operations.registry import OPERATIONS
 
 OPS = {op.operation_id: op for op in OPERATIONS}
 GAMES = Path(__file__).parents[1] / "scoring_api" / "games"

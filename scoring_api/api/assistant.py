@@ -8,11 +8,11 @@ import math
 from flask import Blueprint, current_app, jsonify
 
 from ..assistant.chat import ChatFailure, ChatSettings, chat
-from ..assistant.tools import UnknownTool, call_tool, tool_definitions, tool_names
-from ..errors import ApiError
+from ..error_shape import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
-from ..schemas.messages import localized
+from ..schemas.localized import localized
+from ..tools import UnknownTool, call_tool, tool_definitions, tool_names
 from .body import read_json, request_lang
 from .limits import KeyCheck, caller, client_id, too_many_wrong_keys
 from .metrics import count_chat

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wsgi import LimitedStream
 
 from .. import strict_json
-from ..errors import ApiError
+from ..error_shape import ApiError
 from ..i18n import DEFAULT_LANG, LANGS, t
 
 

@@ -26,13 +26,13 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..assistant.chat import ChatFailure, ChatResult, answer
-from ..errors import ApiError, api_error_body, validation_error_body
+from ..error_shape import ApiError, api_error_body, validation_error_body
 from ..i18n import DEFAULT_LANG, join_list, t
 from ..schemas.completions import ChunkSchema, CompletionRequestSchema, CompletionSchema, ModelListSchema
-from ..schemas.messages import localized
+from ..schemas.localized import localized
 from .assistant import chat_error, chat_settings, check_chat_key
 from .body import read_json
-from .errors import _http_error, response_lang
+from .error_handlers import _http_error, response_lang
 from .limits import _too_many, client_id
 from .metrics import count_chat
 

@@ -36,10 +36,10 @@ from limits import RateLimitItem, RateLimitItemPerDay, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import RateLimiter
 
-from ..errors import ApiError, api_error_body
+from ..error_shape import ApiError, api_error_body
 from ..i18n import t
 from .body import bearer_key
-from .errors import response_lang
+from .error_handlers import response_lang
 
 log = logging.getLogger(__name__)
 

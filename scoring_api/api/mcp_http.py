@@ -48,7 +48,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import UnsupportedMediaType
 
 from .. import strict_json
-from ..errors import ApiError
+from ..error_shape import ApiError
 from ..i18n import LANGS, t
 from ..mcp import create_server
 from .body import request_lang

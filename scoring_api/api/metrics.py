@@ -48,7 +48,7 @@ from prometheus_client import (
 from prometheus_client.multiprocess import MultiProcessCollector
 from werkzeug.wsgi import ClosingIterator
 
-from ..errors import ApiError
+from ..error_shape import ApiError
 from .body import bearer_key
 from .limits import refused_limit
 

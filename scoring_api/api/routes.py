@@ -12,9 +12,9 @@ from flask import Blueprint, jsonify, request
 from marshmallow import Schema, fields
 
 from ..i18n import LANGS
-from ..operation import Operation
-from ..operations import OPERATIONS
-from ..schemas.messages import localized
+from ..operations.operation import Operation
+from ..operations.registry import OPERATIONS
+from ..schemas.localized import localized
 from .body import read_json, request_lang
 
 #: A query integer: ASCII digits only (``\d`` and ``int()`` also take ``３`` and ``٣``).

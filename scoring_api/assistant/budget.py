@@ -25,7 +25,7 @@ import json
 import math
 from typing import Protocol
 
-from .tools import shared_tool_definitions
+from ..tools import shared_tool_definitions
 
 
 class Budget(Protocol):

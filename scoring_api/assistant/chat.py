@@ -57,12 +57,12 @@ try:  # the HTTP library the openai client is built on (httpx2 from openai 3, el
 except ImportError:  # pragma: no cover
     import httpx as _http  # type: ignore[no-redef]
 
-from ..errors import ApiError
+from ..error_shape import ApiError
 from ..i18n import t
-from .arguments import ArgumentsError, read_arguments
+from ..tool_arguments import ArgumentsError, read_arguments
+from ..tools import UnknownTool, call_tool, error_body, shared_tool_definitions, tool_names
 from .budget import Budget, Round
 from .prompts import Prompts
-from .tools import UnknownTool, call_tool, error_body, shared_tool_definitions, tool_names
 
 log = logging.getLogger(__name__)
 

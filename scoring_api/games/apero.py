@@ -60,8 +60,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .errors import Position, RuleError
 from .names import check_unique_names
+from .rule_error import Position, RuleError
 
 # -- The deck --------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .apero import COLORS, ColorScore, check_cards, score_color, values_by_color
-from .errors import RuleError
 from .names import check_unique_names
+from .rule_error import RuleError
 
 Card = tuple[str, int]  # (colour id, value)
 Player = tuple[str, list[Card]]

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
 from . import applejack_orchard as board
-from .errors import Position, RuleError
+from .rule_error import Position, RuleError
 
 MAX_VARIETIES = 7
 VARIETY_NAME_LENGTH = (1, 30)

@@ -28,8 +28,8 @@ import unicodedata
 from itertools import accumulate
 from typing import NamedTuple
 
-from .errors import RuleError
 from .names import check_unique_names
+from .rule_error import RuleError
 
 # -- Components and player counts (rules: Components; Setup; End of game) ---------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import RuleError
+from .rule_error import RuleError
 
 
 def check_unique_names(names: Iterable[str]) -> None:

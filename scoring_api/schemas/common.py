@@ -9,12 +9,9 @@ from collections.abc import Mapping
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, utils, validate
 
+from ..error_shape import MAX_DETAILS  # a list stops validating its items beyond (ItemList)
 from ..i18n import t
-from .messages import keyed
-
-#: The most ``details`` entries an error answer holds (then ``truncated: true``). A list
-#: stops validating its items once they gave more reasons than this (see :class:`ItemList`).
-MAX_DETAILS = 20
+from .localized import keyed
 
 
 class StrictSchema(Schema):

@@ -10,7 +10,7 @@ from marshmallow import ValidationError, fields, post_load, validate
 from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_PATTERN, SUIT_SPELLINGS, TEAMS
 from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
 from .common import ItemList, StrictSchema, integer
-from .messages import keyed
+from .localized import keyed
 
 MAX_TARGET = 1000
 MAX_SCORE = 100_000  # |score| bound for scores_before

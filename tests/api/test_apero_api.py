@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from scoring_api.i18n import t
-from scoring_api.operations import find_operation
+from scoring_api.operations.registry import find_operation
 from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
 from tests.expression import evaluate
 

@@ -9,11 +9,11 @@ import pytest
 import yaml
 from marshmallow import ValidationError, fields, validate
 
-from scoring_api.errors import MAX_DETAILS
+from scoring_api.error_shape import MAX_DETAILS
 from scoring_api.games.pedro.cards import SUIT_SPELLINGS
 from scoring_api.i18n import LANGS, SENTENCES
 from scoring_api.openapi import spec_yaml
-from scoring_api.operations import OPERATIONS
+from scoring_api.operations.registry import OPERATIONS
 from scoring_api.schemas.common import (
     NAME_PATTERN,
     PLAYER_NAME_PATTERN,
@@ -24,7 +24,7 @@ from scoring_api.schemas.common import (
     Visible,
     same_name,
 )
-from scoring_api.schemas.messages import localized
+from scoring_api.schemas.localized import localized
 
 ROOT = Path(__file__).resolve().parents[2]
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

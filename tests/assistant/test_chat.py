@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from scoring_api import create_app
-from scoring_api.assistant.tools import tool_definitions
+from scoring_api.tools import tool_definitions
 from tests.conftest import API_KEY
 from tests.fake_openai import calls, garbage, reply, sleep, status
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from scoring_api.assistant.tools import tool_definitions
+from scoring_api.tools import tool_definitions
 from tests.api.test_rate_limits import round_cost, spent
 from tests.conftest import make_chat_app
 from tests.fake_openai import calls, raw_message, reply, sleep, sse, stall_after, status, stream_chunks

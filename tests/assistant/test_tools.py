@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from scoring_api.assistant.tools import STRICT_KEYWORDS, call_tool, tool_definitions
-from scoring_api.errors import ApiError
-from scoring_api.operations import OPERATIONS
+from scoring_api.error_shape import ApiError
+from scoring_api.operations.registry import OPERATIONS
+from scoring_api.tools import STRICT_KEYWORDS, call_tool, tool_definitions
 
 TOOLS = {tool["function"]["name"]: tool for tool in tool_definitions()}
 

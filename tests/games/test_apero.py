@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring_api.games import apero
-from scoring_api.games.errors import RuleError
+from scoring_api.games.rule_error import RuleError
 from tests.expression import evaluate
 from tests.games.apero_reference import all_values, best_worst, group_partition_best
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from scoring_api.games import apero
 from scoring_api.games.apero_pick import pick
-from scoring_api.games.errors import RuleError
+from scoring_api.games.rule_error import RuleError
 
 AKI = ("Aki", [("purple", -1), ("purple", -2), ("red", 1)])
 BEN = ("Ben", [("green", 2), ("purple", -3)])

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring_api.games import fairy_black_box as fbb
-from scoring_api.games.errors import RuleError
+from scoring_api.games.rule_error import RuleError
 
 
 def player(name, mood, *treasures, eliminated=False):

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from scoring_api.games.errors import RuleError
 from scoring_api.games.pedro.auction import check_bid, run_auction
 from scoring_api.games.pedro.cards import (
     CARD_PATTERN,
@@ -38,6 +37,7 @@ from scoring_api.games.pedro.scoring import (
     settle,
 )
 from scoring_api.games.pedro.tricks import may_play, play_trick
+from scoring_api.games.rule_error import RuleError
 
 DEFAULT = Rules()
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from scoring_api.games import apero
-from scoring_api.operations import OPERATIONS
+from scoring_api.operations.registry import OPERATIONS
 from tests.documents import benchmark_request, document
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))

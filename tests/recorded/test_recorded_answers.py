@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from scoring_api import create_app
-from scoring_api.operations import OPERATIONS
+from scoring_api.operations.registry import OPERATIONS
 from tests.recorded.recorder import raw_bytes
 
 pytestmark = pytest.mark.slow  # 13,000 recorded answers replayed (docs/development.md)

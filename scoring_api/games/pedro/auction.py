@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, cast
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 from .cards import TEAM_OF, next_seat, seats_from
 from .rules import Rules
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..errors import Position, RuleError
+from ..rule_error import Position, RuleError
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RANK_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}  # A=14 ... 2=2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 from .auction import check_bid
 from .hand import HandInput, TeamPointCards, read_points
 from .rules import Rules

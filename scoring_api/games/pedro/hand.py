@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 from .auction import check_bid
 from .cards import TEAMS, parse_cards, parse_suit
 from .rules import Rules

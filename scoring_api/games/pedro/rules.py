@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 
 TWO_SCORED_BY = ("dealt", "captured", "played")
 TIE_RULES = ("extra_hand", "bidder_wins", "higher_score")

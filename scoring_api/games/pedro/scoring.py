@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 from .cards import OTHER_TEAM, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
 from .rules import MAX_POINTS, Rules
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..errors import RuleError
+from ..rule_error import RuleError
 from .cards import TEAM_OF, Card, is_trump, points_of, seats_from, strength, suit_in_play
 
 Play = tuple[str, Card]  # (seat, card)

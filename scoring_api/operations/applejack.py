@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ..games import applejack, applejack_advice
 from ..i18n import join_list, sentences, t
-from ..operation import Operation, operation
 from ..schemas import applejack as schemas
+from .operation import Operation, operation
 
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []

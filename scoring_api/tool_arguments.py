@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import re
 
-from .. import strict_json
-from ..strict_json import MAX_DEPTH, JSONRefused
+from . import strict_json
+from .strict_json import MAX_DEPTH, JSONRefused
 
 _KEY_SHOWN = 80  # characters of a repeated key quoted back in the message
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..games import fairy_black_box as fbb
 from ..i18n import join_list, sentences, t
-from ..operation import Operation, operation
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
     FairyBlackBoxEndCheckResponseSchema,
@@ -21,6 +20,7 @@ from ..schemas.fairy_black_box import (
     FairyBlackBoxSetupRequestSchema,
     FairyBlackBoxSetupResponseSchema,
 )
+from .operation import Operation, operation
 
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []

@@ -15,8 +15,8 @@ from ..games.pedro.rules import Rules
 from ..games.pedro.scoring import Settlement
 from ..games.pedro.tricks import play_trick
 from ..i18n import join_list, sentences, t
-from ..operation import Operation, operation
 from ..schemas import pedro as schemas
+from .operation import Operation, operation
 
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from ..games import apero, apero_pick
 from ..i18n import join_list, sentences, t
-from ..operation import Operation, operation
 from ..schemas.apero import (
     AperoPickRequestSchema,
     AperoPickResponseSchema,
     AperoScoreRequestSchema,
     AperoScoreResponseSchema,
 )
+from .operation import Operation, operation
 
 #: This game's operations, in the order they are listed (see scoring_api.operations).
 OPERATIONS: list[Operation] = []

@@ -25,11 +25,11 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import ValidationError
 
-from ..errors import ApiError, api_error_body, error_document, json_path, validation_error_body
-from ..i18n import join_list, t
-from ..operation import Operation
-from ..operations import OPERATIONS, find_operation
-from .arguments import ArgumentsError
+from .error_shape import ApiError, api_error_body, error_document, json_path, validation_error_body
+from .i18n import join_list, t
+from .operations.operation import Operation
+from .operations.registry import OPERATIONS, find_operation
+from .tool_arguments import ArgumentsError
 
 #: Keywords strict function calling accepts (others are dropped from tool schemas).
 STRICT_KEYWORDS = {

@@ -1,7 +1,7 @@
 """The service's one error shape: ``{"error": {"code", "message", "details"}}``.
 
 Every failure a client can cause becomes a 4xx in this shape (the HTTP layer's handlers
-are in :mod:`scoring_api.api.errors`); tool calls and MCP use the same bodies.
+are in :mod:`scoring_api.api.error_handlers`); tool calls and MCP use the same bodies.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ RequestName = str | tuple[str, ...]
 
 
 def rule_error(error, namespace: str, lang: str, terms: dict[str, RequestName], /, **display_facts) -> ApiError:
-    """A 400 for a game rule's refusal (:class:`scoring_api.games.errors.RuleError`).
+    """A 400 for a game rule's refusal (:class:`scoring_api.games.rule_error.RuleError`).
 
     The message is ``<namespace>.<code>`` from the catalogue, filled with the error's
     facts (``display_facts`` override them, e.g. a colour's localized name); ``details``

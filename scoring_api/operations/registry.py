@@ -1,13 +1,13 @@
 """The registry: every scoring operation of every game, in one fixed order.
 
 REST routes, OpenAI tools, MCP, the OpenAPI document and the chat all read this list
-(nothing imports the HTTP layer). Adding a game: write its ``answers`` module and list it
-in :data:`GAMES` (docs/development.md).
+(nothing imports the HTTP layer). Adding a game: write its module in this package and list
+it in :data:`GAMES` (docs/development.md).
 """
 
 from __future__ import annotations
 
-from .answers import apero, applejack, fairy_black_box, pedro
+from . import apero, applejack, fairy_black_box, pedro
 from .operation import Operation
 
 #: The games, in the order their operations are listed (OpenAPI, tools).

@@ -13,7 +13,7 @@ from flask import Flask, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..errors import ApiError, api_error_body, error_document, validation_error_body
+from ..error_shape import ApiError, api_error_body, error_document, validation_error_body
 from ..i18n import DEFAULT_LANG, LANGS, t
 
 

@@ -5,12 +5,12 @@ An :class:`Operation` names its path, its request and response schemas and a han
 a tool call, an MCP call and the chat all take: load the request with its marshmallow
 schema, apply the rules, dump the answer with the response schema.
 
-A rule refuses in the game's own terms (:class:`~scoring_api.games.errors.RuleError`'s
+A rule refuses in the game's own terms (:class:`~scoring_api.games.rule_error.RuleError`'s
 position, e.g. ``(("player", 1), "name")``), since one rule serves several requests; each
 operation's ``terms`` say how its request names them, so the refusal points at a field of
 that request (``players[1].name``).
 
-Each game's module in :mod:`scoring_api.answers` registers its operations with
+Each game's module in :mod:`scoring_api.operations` registers its operations with
 :func:`operation`; :mod:`scoring_api.operations` lists the games.
 """
 
@@ -22,9 +22,9 @@ from functools import cached_property
 
 from marshmallow import Schema
 
-from .errors import RequestName, rule_error
-from .games.errors import RuleError
-from .schemas.messages import localized
+from ..error_shape import RequestName, rule_error
+from ..games.rule_error import RuleError
+from ..schemas.localized import localized
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Operation:
     display_facts: Callable[[dict, str], dict] | None = None
     #: How the request names each game term its rules' refusals use, spelled with the
     #: terms around it: ``{"player": "players", "player.name": "name"}``
-    #: (:func:`~scoring_api.errors.request_path`).
+    #: (:func:`~scoring_api.error_shape.request_path`).
     terms: dict[str, RequestName] = field(default_factory=dict, compare=False)
 
     def run(self, payload, lang: str) -> dict:
