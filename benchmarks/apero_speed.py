@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring_api import create_app  # noqa: E402
-from scoring_api.games import apero  # noqa: E402
-from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS  # noqa: E402
+from scoring_api import create_app
+from scoring_api.games import apero
+from scoring_api.schemas.apero import MAX_PLAYERS, MAX_SETS
 
 #: One client sends every request here: the rate limit stays in the road, never reached.
 UNLIMITED = "1000000 per minute"

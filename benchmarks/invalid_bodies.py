@@ -142,12 +142,12 @@ def largest(build, limit: int, top: int = 100_000):
 def cases(op, limit: int):
     schema = op.request_schema
     yield "unknown_keys", largest(lambda n: {f"k{i}": 0 for i in range(n)}, limit)
-    for path, field in lists_of(schema):
+    for path, _field in lists_of(schema):
         yield (
             f"empty_objects {'.'.join(map(str, path))}",
             largest(lambda n, p=path: place(p, [{}] * n), limit),
         )
-    for path, field in dicts_of(schema):
+    for path, _field in dicts_of(schema):
         yield (
             f"long_dict {'.'.join(map(str, path))}",
             largest(lambda n, p=path: place(p, {f"k{i}": 1 for i in range(n)}), limit),
@@ -160,7 +160,7 @@ def cases(op, limit: int):
         largest(lambda n: {_key(a, f): deep for a, f in list(schema.load_fields.items())[:n]}, limit, 50),
     )
     keys = [_key(a, f) for a, f in schema.load_fields.items()]
-    yield "long_strings", largest(lambda n: {key: "x" * n for key in keys}, limit, limit)
+    yield "long_strings", largest(lambda n: dict.fromkeys(keys, "x" * n), limit, limit)
 
 
 def measure(client, method, target, raw, runs: int, clock=time.process_time):

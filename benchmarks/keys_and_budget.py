@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))
 
-from scoring_api import create_app  # noqa: E402
-from tests.fake_openai import FakeModel, reply  # noqa: E402
+from scoring_api import create_app
+from tests.fake_openai import FakeModel, reply
 
 KEY = "benchmark-client-key-0123456789abcdef"
 BODY = {"players": [{"name": "A", "cards": [{"color": "red", "value": 2}]}]}

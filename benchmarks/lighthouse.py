@@ -181,7 +181,7 @@ def main() -> int:
         print(
             "  ".join(
                 str(cell).ljust(w) if i in (0, 1, 6) else str(cell).rjust(w)
-                for i, (cell, w) in enumerate(zip(row, widths))
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
             )
         )
     for audit_id, entry in flagged.items():

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring_api import create_app  # noqa: E402
-from scoring_api.games import apero  # noqa: E402
+from scoring_api import create_app
+from scoring_api.games import apero
 
 #: One Apero set (36 cards) as (colour, value) pairs.
 APERO_SET = [

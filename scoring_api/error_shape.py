@@ -124,7 +124,7 @@ def validation_error_body(error: ValidationError, lang: str) -> dict:
     """The error document of marshmallow's refusal: each bad field by JSON path, in ``lang``;
     at most :data:`MAX_DETAILS` of them, then ``"truncated": true`` (only then present)."""
     paths = json_paths(error.messages, most=MAX_DETAILS + 1)
-    details = {path: texts for path, texts in itertools.islice(paths.items(), MAX_DETAILS)}
+    details = dict(itertools.islice(paths.items(), MAX_DETAILS))
     body = error_document("invalid_input", t("errors.invalid_input", lang), details)
     if len(paths) > MAX_DETAILS:
         body["error"]["truncated"] = True

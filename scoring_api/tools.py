@@ -124,7 +124,7 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
                     "type": "object",
                     "properties": {
                         "key": {"type": "string"},
-                        "value": _strict(extra, path + ("*", "value"), [], keywords, strict),
+                        "value": _strict(extra, (*path, "*", "value"), [], keywords, strict),
                     },
                     "required": ["key", "value"],
                     "additionalProperties": False,
@@ -143,7 +143,7 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
         required = set(node.get("required", []))
         properties = {}
         for name, child in node.get("properties", {}).items():
-            child = _strict(child, path + (name,), maps, keywords, strict)
+            child = _strict(child, (*path, name), maps, keywords, strict)
             properties[name] = child if name in required else _nullable(child)
         node["properties"] = properties
         node["required"] = list(properties) if strict else [n for n in properties if n in required]
@@ -151,7 +151,7 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
             del node["required"]
         node["additionalProperties"] = False
     if "array" in kinds and "items" in node:
-        node["items"] = _strict(node["items"], path + ("*",), maps, keywords, strict)
+        node["items"] = _strict(node["items"], (*path, "*"), maps, keywords, strict)
     return node
 
 
@@ -224,21 +224,19 @@ def _restore(arguments, node: dict, path: tuple, maps: tuple, where: tuple = (),
             restored = {}
             for index, pair in enumerate(arguments):
                 if pair["key"] in restored:
-                    repeated.append((where + (index, "key"), pair["key"]))
+                    repeated.append(((*where, index, "key"), pair["key"]))
                 restored[pair["key"]] = pair["value"]
             return restored
         return arguments
     if isinstance(arguments, dict):
         return {
-            key: _restore(value, _children(node, key), path + (key,), maps, where + (key,), repeated)
+            key: _restore(value, _children(node, key), (*path, key), maps, (*where, key), repeated)
             for key, value in arguments.items()
             if not (value is None and _children(node, key))
         }
     if isinstance(arguments, list):
         items = _children(node, "items")
-        return [
-            _restore(value, items, path + ("*",), maps, where + (i,), repeated) for i, value in enumerate(arguments)
-        ]
+        return [_restore(value, items, (*path, "*"), maps, (*where, i), repeated) for i, value in enumerate(arguments)]
     return arguments
 
 

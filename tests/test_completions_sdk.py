@@ -93,9 +93,11 @@ def test_text_reaches_the_sdk_while_the_model_is_still_writing(ai_chan, fake_mod
 
 def test_a_wrong_key_is_the_sdks_authentication_error(base_url, fake_model):
     fake_model.play()
-    with openai.OpenAI(base_url=base_url, api_key="wrong-key-0123456789", max_retries=0) as client:
-        with pytest.raises(openai.AuthenticationError) as refused:
-            client.chat.completions.create(model="ai-chan-en", messages=QUESTION)
+    with (
+        openai.OpenAI(base_url=base_url, api_key="wrong-key-0123456789", max_retries=0) as client,
+        pytest.raises(openai.AuthenticationError) as refused,
+    ):
+        client.chat.completions.create(model="ai-chan-en", messages=QUESTION)
     assert refused.value.body["code"] == "chat_key_wrong"
     assert refused.value.body["type"] == "authentication_error"
     assert fake_model.requests == []

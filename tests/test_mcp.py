@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-import anyio  # noqa: E402  (installed with mcp)
-from mcp import Client, StdioServerParameters, stdio_client  # noqa: E402
+import anyio
+from mcp import Client, StdioServerParameters, stdio_client
 
-from scoring_api.mcp import LANG_ENV, SERVER_NAME, create_server, server_lang  # noqa: E402
-from scoring_api.tools import tool_definitions, tool_names  # noqa: E402
+from scoring_api.mcp import LANG_ENV, SERVER_NAME, create_server, server_lang
+from scoring_api.tools import tool_definitions, tool_names
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ["auto", "legacy"]

@@ -30,10 +30,9 @@ def mcp_session(url: str, work):
     """Run ``work(session)`` in an initialized MCP client session to ``url``."""
 
     async def run():
-        async with streamable_http_client(url) as (read, write, *_):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await work(session)
+        async with streamable_http_client(url) as (read, write, *_), ClientSession(read, write) as session:
+            await session.initialize()
+            return await work(session)
 
     return asyncio.run(run())
 

@@ -474,7 +474,7 @@ def test_a_term_the_operation_does_not_name_is_a_programming_error():
         raise RuleError("duplicate_name", (("player", 1), "nickname"), name="Aki")
 
     broken = replace(OPS["score_apero"], handler=nickname)
-    with pytest.raises(LookupError, match="'player.nickname'"):
+    with pytest.raises(LookupError, match=r"'player\.nickname'"):
         broken.run({"players": [{"name": "Aki", "cards": [card("red", 1)]}]}, "en")
     with pytest.raises(LookupError, match="'me'"):
         request_path(("me",), OPS["score_apero"].terms)  # pick's term, not score's

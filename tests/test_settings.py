@@ -48,7 +48,7 @@ def test_a_bad_setting_refuses_to_start_naming_the_variable(monkeypatch, variabl
 
 def test_an_unknown_scoring_variable_is_refused(monkeypatch):
     monkeypatch.setenv("SCORING_MAX_CONTENT_LENGHT", "1000")  # a typo
-    with pytest.raises(SettingsError, match="^SCORING_MAX_CONTENT_LENGHT: no such setting"):
+    with pytest.raises(SettingsError, match=r"^SCORING_MAX_CONTENT_LENGHT: no such setting"):
         create_app()
 
 

@@ -90,9 +90,13 @@ class JSONRequest(Request):
             try:
                 data = super().get_data(*args, **kwargs)
                 stream = self.stream
-                if isinstance(stream, LimitedStream) and stream.is_exhausted and self.content_length is None:
-                    if self.environ["wsgi.input"].read(1):  # more than the limit was sent
-                        raise RequestEntityTooLarge()
+                if (
+                    isinstance(stream, LimitedStream)
+                    and stream.is_exhausted
+                    and self.content_length is None
+                    and self.environ["wsgi.input"].read(1)  # more than the limit was sent
+                ):
+                    raise RequestEntityTooLarge()
                 return data
             except RequestEntityTooLarge:
                 self._discard_body()

@@ -194,7 +194,7 @@ def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -
             step = _next(loop)
     except (ChatFailure, ApiError) as failure:  # ApiError: a later round the budget does not cover
         error = chat_error(failure) if isinstance(failure, ChatFailure) else failure
-        body, status, _ = _openai_shape(api_error_body(error, g.get("chat_lang", DEFAULT_LANG)), error.status)
+        body, _status, _ = _openai_shape(api_error_body(error, g.get("chat_lang", DEFAULT_LANG)), error.status)
         yield _event(body)
         return
     except Exception:

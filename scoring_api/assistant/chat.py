@@ -420,21 +420,23 @@ def _stream_request(
     a whole completion instead of a stream is read as one."""
     seconds = min(settings.timeout, deadline.remaining())
     options = _request_options(settings, conversation, seconds)
-    with _model_failures(deadline, seconds):
-        with client.chat.completions.with_streaming_response.create(
+    with (
+        _model_failures(deadline, seconds),
+        client.chat.completions.with_streaming_response.create(
             **options, stream=True, stream_options={"include_usage": True}
-        ) as response:
-            if "text/event-stream" not in response.headers.get("content-type", ""):
-                message = _parse_completion(_read_body(response, deadline))
-                if message.content and not message.tool_calls:
-                    yield message.content
-                return message
-            streamed = StreamedMessage()
-            for event in _events(response, deadline):
-                piece = streamed.feed(event)
-                if piece is not None:
-                    yield piece
-            return streamed.message()
+        ) as response,
+    ):
+        if "text/event-stream" not in response.headers.get("content-type", ""):
+            message = _parse_completion(_read_body(response, deadline))
+            if message.content and not message.tool_calls:
+                yield message.content
+            return message
+        streamed = StreamedMessage()
+        for event in _events(response, deadline):
+            piece = streamed.feed(event)
+            if piece is not None:
+                yield piece
+        return streamed.message()
 
 
 def _parse_completion(body: bytes) -> ModelMessage:
@@ -450,11 +452,13 @@ def _request(
 ) -> ModelMessage:
     """One model request of at most ``min(timeout, time left)`` seconds."""
     seconds = min(settings.timeout, deadline.remaining())
-    with _model_failures(deadline, seconds):
-        with client.chat.completions.with_streaming_response.create(
+    with (
+        _model_failures(deadline, seconds),
+        client.chat.completions.with_streaming_response.create(
             **_request_options(settings, conversation, seconds)
-        ) as response:
-            body = _read_body(response, deadline)
+        ) as response,
+    ):
+        body = _read_body(response, deadline)
     return _parse_completion(body)
 
 

@@ -268,7 +268,7 @@ def formula(groups: list[Group], negative: bool) -> str:
     sums = [" + ".join(str(sign * m) for m in group) for group in groups]
     if len(groups) == 1:
         return sums[0]
-    return " × ".join(f"({text})" if len(group) > 1 else text for group, text in zip(groups, sums))
+    return " × ".join(f"({text})" if len(group) > 1 else text for group, text in zip(groups, sums, strict=True))
 
 
 # -- Results -------------------------------------------------------------------------

@@ -36,13 +36,12 @@ def _on_board(q: int, r: int) -> bool:
 
 
 #: Field number -> axial coordinates, in reading order (rows top to bottom, left to right).
-COORDS: dict[int, tuple[int, int]] = {
-    number: coords
-    for number, coords in enumerate(
+COORDS: dict[int, tuple[int, int]] = dict(
+    enumerate(
         ((q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1) if _on_board(q, r)),
         start=1,
     )
-}
+)
 FIELDS: tuple[int, ...] = tuple(COORDS)
 FIELD_AT: dict[tuple[int, int], int] = {coords: number for number, coords in COORDS.items()}
 

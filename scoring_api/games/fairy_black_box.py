@@ -187,7 +187,7 @@ class GameScore(NamedTuple):
 
     @property
     def players(self) -> tuple[PlayerScore, ...]:
-        columns = zip(self.table, self.scores, self.ranks)
+        columns = zip(self.table, self.scores, self.ranks, strict=True)
         return tuple(
             PlayerScore(name, eliminated, mood, treasures, score, p == self.kirakira_holder, rank)
             for p, ((name, mood, eliminated, treasures), score, rank) in enumerate(columns)
@@ -235,7 +235,7 @@ def score_game(players: list[Player]) -> GameScore:
     tied: list[str] = []
     winners: list[str] = []
     top_mood = None
-    for (name, mood, _, _), key in zip(players, keys):
+    for (name, mood, _, _), key in zip(players, keys, strict=True):
         if key is None:
             scores.append(None)
             ranks.append(None)

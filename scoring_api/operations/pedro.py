@@ -280,7 +280,9 @@ def game(request: dict, lang: str) -> dict:
     summary = t("pedro.game_summary", lang, **facts)
     outcome = t(f"pedro.{game_outcome(ledger, rules)}", lang, **facts)
     return {
-        "hands": [_settlement(result, hand_cards, rules, lang) for result, hand_cards in zip(ledger.hands, cards)],
+        "hands": [
+            _settlement(result, hand_cards, rules, lang) for result, hand_cards in zip(ledger.hands, cards, strict=True)
+        ],
         "scores": scores,
         "winner": ledger.winner,
         "next_hand": ledger.next_hand,

@@ -276,6 +276,6 @@ def test_duplicate_names_are_refused(client):
 def test_caps_at_the_limit_succeed_and_beyond_fail(client):
     many = [{"name": f"P{i}", "cards": [card("red", 1)]} for i in range(MAX_PLAYERS)]
     assert client.post(URL, json={"sets": MAX_SETS, "players": many}).status_code == 200
-    more = many + [{"name": "extra", "cards": [card("red", 2)]}]
+    more = [*many, {"name": "extra", "cards": [card("red", 2)]}]
     response = client.post(URL, json={"sets": MAX_SETS, "players": more})
     assert response.status_code == 400 and "players" in error_of(response)["details"]

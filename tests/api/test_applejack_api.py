@@ -216,7 +216,7 @@ def harvest_body(tiles, **extra):
         (harvest_body([{"field": 1, "price": -2}]), "orchard.tiles[0].price"),
         (harvest_body([{"field": 1, "pasture": 1}]), "orchard.tiles[0].pasture"),
         (harvest_body([{"field": 1, "apples": {f"v{i}": 1 for i in range(8)}}]), "orchard.tiles[0].apples"),
-        (harvest_body([{"field": f} for f in list(range(1, 20)) + [1]]), "orchard.tiles"),
+        (harvest_body([{"field": f} for f in [*list(range(1, 20)), 1]]), "orchard.tiles"),
         (
             harvest_body([], board={"beehives": [{"field": 1, "edge": "up", "value": 2}]}),
             "orchard.board.beehives[0].edge",

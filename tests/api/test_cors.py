@@ -87,7 +87,9 @@ def test_no_origin_is_listed_by_default(client):
     ],
 )
 def test_a_malformed_origin_refuses_to_start(origins):
-    with pytest.raises(SettingsError, match="SCORING_CORS_ORIGINS=.*must be origins such as https://app.example.org"):
+    with pytest.raises(
+        SettingsError, match=r"SCORING_CORS_ORIGINS=.*must be origins such as https://app\.example\.org"
+    ):
         create_app({"TESTING": True, "CORS_ORIGINS": origins})
 
 

@@ -8,11 +8,14 @@ import pytest
 from scoring_api import create_app
 
 APP = create_app({"TESTING": True})
-POSTS = sorted(
-    rule.rule
-    for rule in APP.url_map.iter_rules()
-    if "POST" in rule.methods and rule.rule.startswith("/api/v1/") and "<" not in rule.rule
-) + ["/api/v1/tools/score_apero"]
+POSTS = [
+    *sorted(
+        rule.rule
+        for rule in APP.url_map.iter_rules()
+        if "POST" in rule.methods and rule.rule.startswith("/api/v1/") and "<" not in rule.rule
+    ),
+    "/api/v1/tools/score_apero",
+]
 
 HOSTILE = {
     "deep nesting": (b"[" * 10_000 + b"]" * 10_000, "application/json", 400, "invalid_json"),

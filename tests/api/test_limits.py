@@ -55,7 +55,7 @@ def test_apero_cards_and_sets(client):
 def test_apero_players(client):
     players = [{"name": f"P{i}", "cards": [{"color": "red", "value": 1}]} for i in range(MAX_PLAYERS)]
     assert post(client, "/api/v1/apero/score", {"sets": MAX_SETS, "players": players}).status_code == 200
-    over = post(client, "/api/v1/apero/score", {"sets": MAX_SETS, "players": players + [players[0] | {"name": "X"}]})
+    over = post(client, "/api/v1/apero/score", {"sets": MAX_SETS, "players": [*players, players[0] | {"name": "X"}]})
     assert over.status_code == 400 and "players" in over.get_json()["error"]["details"]
 
 
@@ -72,7 +72,7 @@ def test_orchard_tiles(client):
     ok = post(client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles}, "varieties": ["red"], "die": 1})
     assert ok.status_code == 200 and ok.get_json()["harvests"][0]["areas"][0]["apples"] == 19
     over = post(
-        client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles + [tiles[0]]}, "varieties": ["red"], "die": 1}
+        client, "/api/v1/applejack/harvest", {"orchard": {"tiles": [*tiles, tiles[0]]}, "varieties": ["red"], "die": 1}
     )
     assert over.status_code == 400 and "orchard.tiles" in over.get_json()["error"]["details"]
 
@@ -117,7 +117,7 @@ def test_chat_messages_and_their_length(chat_client, fake_model):
     fits = [{"role": "user", "content": "x" * 4000}] + [{"role": "user", "content": "y"}] * 29
     assert post(chat_client, "/api/v1/chat", {"messages": fits}).status_code == 200
     assert len(fake_model.requests[0]["messages"]) == 31  # the system prompt + 30
-    over = post(chat_client, "/api/v1/chat", {"messages": fits + [{"role": "user", "content": "z"}]})
+    over = post(chat_client, "/api/v1/chat", {"messages": [*fits, {"role": "user", "content": "z"}]})
     assert over.status_code == 400 and "messages" in over.get_json()["error"]["details"]
     long = post(chat_client, "/api/v1/chat", {"messages": [{"role": "user", "content": "x" * 4001}]})
     assert long.status_code == 400 and "messages[0].content" in long.get_json()["error"]["details"]

@@ -260,12 +260,12 @@ def test_a_missing_trump_says_which_to_choose(client, lang, message):
 
 
 def test_a_bad_card_says_exactly_how_to_write_one(client):
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["AH\n", "KH", "QH", "JH"]}, "en")
+    _, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": ["AH\n", "KH", "QH", "JH"]}, "en")
     assert body["error"]["message"] == (
         '"AH\n" is not a card: write a rank (A K Q J 10 9-2, letters in either case) then a suit '
         "(H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤), with no spaces, e.g. 10H, 5♦, as."
     )
-    status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": [" AH", "KH", "QH", "JH"]})
+    _status, body = post(client, "/trick", {"trump": "H", "leader": "N", "cards": [" AH", "KH", "QH", "JH"]})
     assert body["error"]["message"] == (
         "「 AH」はカードとして読めません。ランク（A K Q J 10 9〜2、英字は大文字・小文字どちらでも）に続けて"
         "スート（H D C S、大文字・小文字どちらでも、または ♥♡ ♦♢ ♣♧ ♠♤）を、空白を入れずに書いてください（例: 10H、5♦、as）。"
@@ -559,10 +559,10 @@ def test_game_reaching_bidder_goes_out_then_won(client):
     assert [h["scores_after"]["NS"] for h in body["hands"]] == [14, 15, 28, 30, 40, 44, 45]
     assert body["scores"] == {"NS": 45, "EW": 47}
     assert body["next_hand"] == "bidder_goes_out" and body["winner"] is None
-    status, body = post(client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7)]}, "en")
+    status, body = post(client, "/game", {"rules": rules, "hands": [*hands, hand("EW", 7, 7, 7)]}, "en")
     assert (body["winner"], body["next_hand"], body["hands"][-1]["decided_by"]) == ("EW", None, "bidder_goes_out")
     status, answer = post(
-        client, "/game", {"rules": rules, "hands": hands + [hand("EW", 7, 7, 7), hand("NS", 7, 7, 7)]}, "en"
+        client, "/game", {"rules": rules, "hands": [*hands, hand("EW", 7, 7, 7), hand("NS", 7, 7, 7)]}, "en"
     )
     assert status == 400 and answer["error"]["code"] == "hand_after_game_over"
     assert answer["error"]["details"] == {
@@ -580,7 +580,7 @@ def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
         None,
         "extra_hand",
     )
-    status, body = post(client, "/game", {"hands": hands + [hand("EW", 8, 7, 7)]}, "en")
+    status, body = post(client, "/game", {"hands": [*hands, hand("EW", 8, 7, 7)]}, "en")
     assert status == 200
     assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 108, "EW": 92}, "NS", None)
     assert (body["hands"][-1]["decided_by"], body["hands"][-1]["game_over"]) == ("extra_hand", True)
@@ -588,7 +588,7 @@ def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
         "After 17 hand(s): NS 108, EW 92 (target 100). In the extra hand after both teams reached the target, "
         "the bidding team was set, so the other team, NS, wins."
     )
-    status, answer = post(client, "/game", {"hands": hands + [hand("EW", 8, 7, 7), hand("NS", 7, 7, 7)]}, "en")
+    status, answer = post(client, "/game", {"hands": [*hands, hand("EW", 8, 7, 7), hand("NS", 7, 7, 7)]}, "en")
     assert status == 400 and answer["error"]["code"] == "hand_after_game_over"
     assert list(answer["error"]["details"]) == ["hands[17]"]
 
@@ -739,7 +739,7 @@ TIED += [hand("NS", 7, 11, 3), hand("NS", 7, 0, 5), hand("NS", 7, 7, 0), hand("E
         ([hand("NS", 7, 14, 0)] * 8, {}, {"NS": 112, "EW": 0}, "NS", "win_target"),
         ([hand("NS", 7, 14, 0)] * 4, {"target": 62}, {"NS": 56, "EW": 0}, None, "next_normal"),
         (
-            TIED[:12] + [hand("NS", 7, 9, 5), hand("EW", 7, 0, 10)],
+            [*TIED[:12], hand("NS", 7, 9, 5), hand("EW", 7, 0, 10)],
             {},
             {"NS": 93, "EW": 99},
             None,
@@ -748,7 +748,7 @@ TIED += [hand("NS", 7, 11, 3), hand("NS", 7, 0, 5), hand("NS", 7, 7, 0), hand("E
         (TIED, {}, {"NS": 101, "EW": 100}, None, "next_extra_hand"),
         (TIED, {"tie_rule": "bidder_wins"}, {"NS": 101, "EW": 100}, "EW", "win_tie_bidder"),
         (TIED, {"tie_rule": "higher_score"}, {"NS": 101, "EW": 100}, "NS", "win_tie_higher"),
-        (TIED + [hand("NS", 7, 7, 7)], {}, {"NS": 108, "EW": 107}, "NS", "win_extra_hand_made"),
+        ([*TIED, hand("NS", 7, 7, 7)], {}, {"NS": 108, "EW": 107}, "NS", "win_extra_hand_made"),
     ],
 )
 def test_a_games_explanation_is_the_scores_then_how_its_last_hand_left_it(

@@ -110,7 +110,7 @@ def test_arguments_nested_5000_deep_are_an_error_result_read_without_recursion(c
                 "details": {},
             }
         }
-    [first, second] = tool_messages(fake_model.requests[1])
+    [first, _second] = tool_messages(fake_model.requests[1])
     assert json.loads(first["content"]) == body["tool_calls"][0]["result"]
 
 

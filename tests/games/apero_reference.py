@@ -16,7 +16,7 @@ from functools import cache
 def _splits(state: tuple[int, ...]):
     """Unordered splits of a count vector into two non-empty parts."""
     for part in itertools.product(*(range(n + 1) for n in state)):
-        rest = tuple(n - p for n, p in zip(state, part))
+        rest = tuple(n - p for n, p in zip(state, part, strict=True))
         if any(part) and any(rest) and part <= rest:
             yield part, rest
 

@@ -106,11 +106,11 @@ def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
         return None
 
     seats = [next_seat(leader, i) for i in range(4)]
-    trumps = [(trump_rank(c), s) for c, s in zip(played, seats) if trump_rank(c) is not None]
+    trumps = [(trump_rank(c), s) for c, s in zip(played, seats, strict=True) if trump_rank(c) is not None]
     if trumps:
         return min(trumps)[1]
     led = played[0].suit
-    return min((PLAIN_ORDER.index(c.rank), s) for c, s in zip(played, seats) if c.suit == led)[1]
+    return min((PLAIN_ORDER.index(c.rank), s) for c, s in zip(played, seats, strict=True) if c.suit == led)[1]
 
 
 def reference_may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:

@@ -210,7 +210,7 @@ def test_copies_up_to_the_deck_count_are_legal_and_the_next_one_is_named():
 def requests(draw):
     """Players holding cards drawn from a few sets, now and then a card the deck lacks."""
     sets = draw(st.integers(1, 4))
-    cards = st.sampled_from(sorted(apero._COPIES_PER_SET) + [("red", -1), ("purple", 2)])
+    cards = st.sampled_from([*sorted(apero._COPIES_PER_SET), ("red", -1), ("purple", 2)])
     hands = draw(st.lists(st.lists(cards, min_size=1, max_size=14), min_size=1, max_size=4))
     return [(f"P{i}", hand) for i, hand in enumerate(hands)], sets
 
@@ -306,7 +306,7 @@ def test_every_colour_of_up_to_three_sets_matches_the_dynamic_program(color):
     ranges = [range(n * 3 + 1) for n in per_set.values()]
     checked = 0
     for counts in __import__("itertools").product(*ranges):
-        values = [v for v, n in zip(per_set, counts) for _ in range(n)]
+        values = [v for v, n in zip(per_set, counts, strict=True) for _ in range(n)]
         if values:
             assert score(color, values).score == best_worst(values)[0], values
             checked += 1

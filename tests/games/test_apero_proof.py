@@ -68,7 +68,7 @@ def test_step_3_two_non_core_groups_regroup_into_at_most_one():
         return found
 
     for g1, g2 in itertools.combinations_with_replacement(non_core, 2):
-        union = tuple(x + y for x, y in zip(g1, g2))
+        union = tuple(x + y for x, y in zip(g1, g2, strict=True))
         product = (g1[0] + 2 * g1[1] + 3 * g1[2]) * (g2[0] + 2 * g2[1] + 3 * g2[2])
         regrouped = best(*union, 0, 1)
         assert regrouped is not None and regrouped >= product, (g1, g2)

@@ -40,9 +40,9 @@ def test_fields_are_numbered_in_reading_order():
     for field, (q, r) in board.COORDS.items():
         rows.setdefault(r, []).append((q, field))
     assert [len(rows[r]) for r in range(-2, 3)] == [3, 4, 5, 4, 3]
-    for r, row in rows.items():
+    for row in rows.values():
         assert row == sorted(row)  # left to right within a row
-    assert board.FIELDS == tuple(range(1, 20))
+    assert tuple(range(1, 20)) == board.FIELDS
 
 
 def test_neighbours_are_symmetric_and_the_centre_has_six():
@@ -67,7 +67,7 @@ def test_fields_meet_on_the_rim_only_along_the_ring():
     assert not board.meet_on_rim(1, 5)  # adjacent, but their edge lies inside
     assert not board.meet_on_rim(1, 3)  # not adjacent
     ring = [1, 2, 3, 7, 12, 16, 19, 18, 17, 13, 8, 4]  # the border fields, clockwise
-    along_ring = {frozenset(pair) for pair in zip(ring, ring[1:] + ring[:1])}
+    along_ring = {frozenset(pair) for pair in zip(ring, ring[1:] + ring[:1], strict=True)}
     meeting = {frozenset((a, b)) for a in board.FIELDS for b in board.FIELDS if board.meet_on_rim(a, b)}
     assert meeting == along_ring
 
@@ -398,5 +398,5 @@ def test_placement_refusals():
         (tree(11, beehives=["e"], price=2), True, "neighbour_beehives_unknown", (("tile", 1), "beehive")),
     ]
     for tile, pay, code, at in cases:
-        error = rule_error(lambda: applejack.place(garden, tile, pay))
+        error = rule_error(lambda tile=tile, pay=pay: applejack.place(garden, tile, pay))
         assert (error.code, error.at) == (code, at), tile

@@ -476,8 +476,8 @@ def _splits_by_brute_force():
     for owners in itertools.product(("NS", "EW", None), repeat=len(values)):
         pairs.add(
             (
-                sum(v for v, owner in zip(values, owners) if owner == "NS"),
-                sum(v for v, owner in zip(values, owners) if owner == "EW"),
+                sum(v for v, owner in zip(values, owners, strict=True) if owner == "NS"),
+                sum(v for v, owner in zip(values, owners, strict=True) if owner == "EW"),
             )
         )
     return pairs
@@ -486,7 +486,7 @@ def _splits_by_brute_force():
 def test_given_points_must_be_a_possible_split_of_the_point_cards():
     possible = _splits_by_brute_force()
     assert len(possible) == 90 and POINT_VALUES == (1, 1, 1, 1, 5, 5)
-    assert POSSIBLE_SPLITS == possible
+    assert possible == POSSIBLE_SPLITS
     for ns, ew in itertools.product(range(MAX_POINTS + 1), repeat=2):
         try:
             check_points({"NS": ns, "EW": ew})
@@ -638,18 +638,18 @@ def test_a_hand_is_checked_bid_first_then_the_game_then_its_points():
 def test_a_game_reads_every_hand_before_settling_any():
     hands = [HandInput("NS", 7, points={"NS": 14, "EW": 0}) for _ in range(8)]  # won at the 8th hand
     last = HandInput("NS", 7, trump="H", captured={"NS": ["AH", "5H", "5D"]}, two_dealt_to=None)
-    ledger, cards_by_hand = score_game(hands[:7] + [last], DEFAULT)
+    ledger, cards_by_hand = score_game([*hands[:7], last], DEFAULT)
     assert (ledger.scores, ledger.winner, ledger.next_hand) == ({"NS": 109, "EW": 0}, "NS", None)
     assert cards_by_hand[:7] == [None] * 7 and [str(p.card) for p in cards_by_hand[7]["NS"]] == ["5D", "5H", "AH"]
     # a bad hand after the end is refused for what is wrong with it, at its index
     with pytest.raises(RuleError) as caught:
-        score_game(hands + [HandInput("NS", 5, points={"NS": 7, "EW": 7})], DEFAULT)
+        score_game([*hands, HandInput("NS", 5, points={"NS": 7, "EW": 7})], DEFAULT)
     assert (caught.value.code, caught.value.at) == ("bid_outside_rules", (("hand", 8), "bid"))
     with pytest.raises(RuleError) as caught:
-        score_game(hands + [HandInput("NS", 7, trump="H", captured={"EW": ["AH", "AH"]})], DEFAULT)
+        score_game([*hands, HandInput("NS", 7, trump="H", captured={"EW": ["AH", "AH"]})], DEFAULT)
     assert (caught.value.code, caught.value.at) == ("captured_twice", (("hand", 8), ("captured", "EW"), ("card", 1)))
     with pytest.raises(RuleError) as caught:
-        score_game(hands + [HandInput("NS", 7, points={"NS": 7, "EW": 7})], DEFAULT)
+        score_game([*hands, HandInput("NS", 7, points={"NS": 7, "EW": 7})], DEFAULT)
     assert (caught.value.code, caught.value.at) == ("hand_after_game_over", (("hand", 8),))
     assert score_game([], DEFAULT) == (play_game([], DEFAULT), [])
 
@@ -793,12 +793,12 @@ def test_a_game_whose_extra_hand_is_set_is_won_by_the_other_team():
     ledger = play_game(hands, DEFAULT)
     assert [h.bidder_goes_out for h in ledger.hands] == [False] * 16
     assert ledger.hands[-1].scores_after == {"NS": 101, "EW": 100} and ledger.next_hand == "extra_hand"
-    ledger = play_game(hands + [("EW", 8, {"NS": 7, "EW": 7})], DEFAULT)
+    ledger = play_game([*hands, ("EW", 8, {"NS": 7, "EW": 7})], DEFAULT)
     last = ledger.hands[-1]
     assert (last.scores_after, last.bid_made, last.decided_by) == ({"NS": 108, "EW": 92}, False, "extra_hand")
     assert (ledger.winner, ledger.next_hand) == ("NS", None)
     with pytest.raises(RuleError) as caught:
-        play_game(hands + [("EW", 8, {"NS": 7, "EW": 7}), ("NS", 7, {"NS": 7, "EW": 7})], DEFAULT)
+        play_game([*hands, ("EW", 8, {"NS": 7, "EW": 7}), ("NS", 7, {"NS": 7, "EW": 7})], DEFAULT)
     assert caught.value.code == "hand_after_game_over"
 
 
@@ -841,7 +841,7 @@ def test_a_game_to_100_crossing_into_bidder_goes_out():
     assert last.bidder_goes_out and last.scores_after == {"NS": 106, "EW": 104}
     assert (ledger.winner, last.decided_by, ledger.next_hand) == ("NS", "bidder_goes_out", None)
     with pytest.raises(RuleError) as caught:
-        play_game(hands + [("EW", 7, {"NS": 7, "EW": 7})], DEFAULT)
+        play_game([*hands, ("EW", 7, {"NS": 7, "EW": 7})], DEFAULT)
     assert (caught.value.code, caught.value.at) == ("hand_after_game_over", (("hand", 16),))
 
 

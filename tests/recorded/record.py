@@ -24,7 +24,7 @@ def main() -> int:
         env = {**os.environ, "SCORING_TEST_RECORD": str(raw)}
         pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
         suite = ["tests", "--ignore=tests/browser", "--ignore=tests/recorded"]
-        for command in [pytest + suite, pytest + [str(HERE / "record_more.py")]]:
+        for command in [pytest + suite, [*pytest, str(HERE / "record_more.py")]]:
             done = subprocess.run(command, env=env, cwd=HERE.parents[1])
             if done.returncode:
                 return done.returncode

@@ -17,7 +17,7 @@ from scoring_api.operations.registry import OPERATIONS
 from tests.documents import benchmark_request, document
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
-import invalid_bodies  # noqa: E402
+import invalid_bodies
 
 OPERATIONS = OPERATIONS
 

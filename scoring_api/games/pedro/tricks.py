@@ -68,7 +68,7 @@ def play_trick(trump: str, leader: str, cards: list[Card], hands: dict[str, list
     A refusal names the card at fault as the trick's play ``(("play", i),)`` or as a card
     a seat holds ``(("seat", "N"), ("card", i))``."""
     _refuse_duplicate(cards)
-    plays = tuple(zip(seats_from(leader), cards))
+    plays = tuple(zip(seats_from(leader), cards, strict=True))
     if hands is not None:
         _check_follow(plays, hands, trump)
     seat, card = winning_play(plays, trump)
