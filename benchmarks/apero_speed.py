@@ -3,7 +3,7 @@
     python benchmarks/apero_speed.py            # all cases
     python benchmarks/apero_speed.py --quick    # fewer repetitions
 
-Cases (issue 2): (a) one 12-card hand, (b) one hand holding a full 2-set deck (72 cards),
+Cases: (a) one 12-card hand, (b) one hand holding a full 2-set deck (72 cards),
 (c) the worst legal request at the sets cap: one hand holding all 10 sets (360 cards).
 Each is timed on the pure scorer and through the HTTP stack (Flask test client, no
 network). For scale it also times the plain sub-multiset DP of the tests on 36 cards of

@@ -7,7 +7,7 @@ the Flask test client; each line prints the best of ``--runs`` runs, in millisec
 this process's CPU time (``--wall``: elapsed time, which other work on the machine
 inflates), the answer's status and size in bytes. The last lines compare the worst with
 the worst valid request of ``benchmarks/worst_valid.py``, timed here on the same clock:
-no invalid body should cost more (issue 25). The cases, for every operation reading a body:
+no invalid body should cost more. The cases, for every operation reading a body:
 
 - ``unknown_keys``: the body is an object of as many unknown keys as fit;
 - ``empty_objects <path>``: one list (every list the request schema reaches, its

@@ -34,7 +34,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Each scoring endpoint keeps at least this share of /healthz's throughput (issue 15).
+#: Each scoring endpoint keeps at least this share of /healthz's throughput.
 TARGET_SHARE = 0.5
 
 REQUESTS = json.loads((ROOT / "benchmarks" / "requests.json").read_text(encoding="utf-8"))

@@ -7,8 +7,8 @@ The README's gunicorn command runs on a free port of 127.0.0.1 with ``--workers`
 workers (default 2, each of 1,000 connections), and is put through, every wait bounded:
 
 1. **Abandoned**: ``--clients`` (default 300) clients at once send ``GET /mcp`` with
-   ``Accept: text/event-stream`` (before issue 25, the stateless transport's standalone
-   event stream, which never ended), wait ``--head-wait`` seconds at most (default 1) for
+   ``Accept: text/event-stream`` (the SDK's stateless transport would open a standalone
+   event stream that never ends; the service answers 405), wait ``--head-wait`` seconds at most (default 1) for
    the head of the answer and close the connection; ``--rounds`` times (default 8: 2,400
    requests, more than 2 workers' 2,000 connections, sent faster than an abandoned stream
    used to notice that its client had gone: at a keep-alive ping, every 15 s).

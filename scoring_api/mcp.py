@@ -1,8 +1,8 @@
 """The scoring tools as an MCP server (Model Context Protocol, stdio).
 
-Run ``python -m scoring_api.mcp`` (needs the ``mcp`` extra: ``pip install .[mcp]``); an
-MCP client such as Claude Desktop starts it as a subprocess and talks JSON-RPC over its
-stdin/stdout. Only this module needs the ``mcp`` SDK; the rest of the service does not.
+Run ``scoring-mcp`` (or ``python -m scoring_api.mcp``); an MCP client such as Claude
+Desktop starts it as a subprocess and talks JSON-RPC over its stdin/stdout. The same
+server answers over Streamable HTTP at ``/mcp`` (:mod:`scoring_api.api.mcp_http`).
 
 Tools
     Exactly :func:`scoring_api.tools.tool_definitions`: the same names,

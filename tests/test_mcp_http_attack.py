@@ -1,4 +1,4 @@
-"""/mcp under load from clients that hold requests open or walk away (issue 25): the rest of
+"""/mcp under load from clients that hold requests open or walk away: the rest of
 the service keeps answering. Against gunicorn as the README serves it (gevent workers),
 one worker, so its 1,000 connections are the limit in play.
 

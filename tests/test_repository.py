@@ -153,3 +153,17 @@ def test_every_slow_mark_is_listed_with_its_reason_in_the_developers_guide():
     markers = PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]
     assert [marker.split(":")[0] for marker in markers] == ["slow"]
     assert "--strict-markers" in PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"].split()
+
+
+def test_docs_and_code_cite_this_repository_only_and_no_tracker_numbers():
+    """Docstrings, comments and docs point at files of this repository (never a folder
+    beside it) and describe the code as it is: no issue numbers (CHANGELOG.md aside)."""
+    outside = re.compile(r"\.\./shared|\bshared/(rules|api\.md|design\.md|seeds)")
+    tracker = re.compile(r"\b[Ii]ssues? #?\d+|\(#\d+\)")
+    found = []
+    for path in git("ls-files"):
+        if path == "CHANGELOG.md" or not path.endswith((".py", ".md", ".js", ".yaml", ".toml", ".html", ".css")):
+            continue
+        text = (ROOT / path).read_text(encoding="utf-8")
+        found += [f"{path}: {m.group()}" for pattern in (outside, tracker) for m in pattern.finditer(text)]
+    assert found == []

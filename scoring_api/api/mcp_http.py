@@ -15,7 +15,7 @@ MCP"), and why:
   transport spec lets it answer ``GET`` and ``DELETE`` with a 405; the SDK would instead
   open a standalone event stream for every ``GET``, one that never ends and, through
   a2wsgi, outlives a client that goes away: each held a connection slot of the worker
-  until there were none left for anyone (issue 25).
+  until there were none left for anyone (docs/deployment.md, "Remote MCP").
 * HTTP refusals in the service's error shape, in the request's language: a 406 when
   ``Accept`` leaves out JSON (the SDK's own rule, :func:`check_accept_headers`), a 415 when
   the body is not ``application/json``, then the body's limits (413, 408) as everywhere.

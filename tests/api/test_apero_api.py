@@ -1,4 +1,4 @@
-"""POST /api/v1/apero/score: the contract of shared/api.md and the rules' limits."""
+"""POST /api/v1/apero/score: the contract of docs/api.md and the rules' limits."""
 
 import copy
 

@@ -1,4 +1,4 @@
-"""/api/v1/applejack/*: the contract of shared/api.md, explanations, and clear 400s."""
+"""/api/v1/applejack/*: the contract of docs/api.md, explanations, and clear 400s."""
 
 import pytest
 

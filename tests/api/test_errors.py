@@ -1,4 +1,4 @@
-"""The service's error model (shared/api.md, Common) and its meta routes."""
+"""The service's error model (docs/api.md) and its meta routes."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Fairy & Black Box over HTTP: score, setup, end-check and next-player (shared/api.md)."""
+"""Fairy & Black Box over HTTP: score, setup, end-check and next-player (docs/api.md)."""
 
 import pytest
 

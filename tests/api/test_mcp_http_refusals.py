@@ -1,5 +1,5 @@
 """What /mcp answers itself before the MCP SDK serves a request, and how the SDK's own
-refusals reach a client (issue 25, docs/deployment.md "Remote MCP"): only POST; HTTP
+refusals reach a client (docs/deployment.md, "Remote MCP"): only POST; HTTP
 refusals in the service's error shape; a body that is not one JSON-RPC message a JSON-RPC
 error without an id; Host and Origin checked against loopback, SCORING_PUBLIC_URL and
 SCORING_MCP_ALLOWED_HOSTS / _ORIGINS. Never a library's own report. Through the Flask test

@@ -1,4 +1,4 @@
-"""/api/v1/pedro/*: the contract of shared/api.md, explanations and refusals."""
+"""/api/v1/pedro/*: the contract of docs/api.md, explanations and refusals."""
 
 import pytest
 
