@@ -121,7 +121,7 @@ def test_which_card_to_take_ranks_the_table_cards_for_the_chosen_player(page, op
     best = page.get_by_test_id("apero-totals-best")  # in the bar at the bottom: in view while tapping
     expect(best).to_have_text("Akiのおすすめ: 紫-3（+11点）")
     box = best.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"], box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
 
     page.get_by_test_id("apero-pick-me").select_option("1")  # now Ben chooses
     expect(page.get_by_test_id("apero-pick-gain-0")).to_have_text("+8")

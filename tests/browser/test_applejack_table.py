@@ -54,7 +54,7 @@ def test_every_answer_comes_into_view_with_the_focus_and_closes_the_editor(scree
             marked = f"aj-field-{best.group(1)}" if best else "aj-field-9"
             expect(tab.get_by_test_id(marked)).to_have_class(re.compile(r"\bhl\b"))
             box = tab.get_by_test_id(marked).locator("polygon").evaluate("e => e.getBoundingClientRect().toJSON()")
-            assert 0 <= box["y"] and box["y"] + box["height"] <= tab.viewport_size["height"], (action, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= tab.viewport_size["height"], (action, box)
 
     tab.get_by_test_id("aj-field-10").click()
     tab.get_by_test_id("aj-placement-go").click()

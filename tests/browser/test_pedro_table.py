@@ -366,6 +366,9 @@ def test_one_natural_word_per_concept(page, open_game):
     )
     expect(page.get_by_test_id("pedro-explanation")).to_contain_text("次のハンドはビッダー・ゴーズ・アウトです")
     page.get_by_test_id("pedro-mode-cards").check()
+    # The card ticks are drawn before the panel's text is read.
+    expect(page.get_by_test_id("pedro-card-pedro")).to_contain_text("5♥ ペドロ（5点）")
+    expect(page.get_by_test_id("pedro-card-low")).to_contain_text("ロー・ペドロ（5点）")
     text = page.get_by_test_id("panel-pedro").inner_text()
     assert "入札者上がり" not in text and "ピードロ" not in text.replace("ピードロ（Pedro）", "")
     assert "ペドロ" in text and "ロー・ペドロ" in text

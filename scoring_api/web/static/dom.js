@@ -44,25 +44,34 @@ export function s(tag, props, ...children) {
 
 // While a pointer is pressed, re-rendering is held back until its click has run: a button
 // replaced between press and release never gets the click (an answer arriving from the
-// service mid-tap used to lose the tap). Held renders run just after the click, the newest
-// per container; a press longer than HOLD_MS lets them through.
+// service mid-tap used to lose the tap). The hold ends when the pointer is released, so the
+// click's own handlers render at once (the next tap or key already meets the page they drew,
+// whenever the browser runs its timers); the renders held during the press run in a task
+// just after the click (and any change or submit it causes), the newest per container, and
+// are dropped where the click rendered that container again. A press longer than HOLD_MS
+// lets them through.
 const HOLD_MS = 1500;
 const held = new Map();
+const afterHeld = [];
 let pressed = false;
 let holdTimer = null;
+let flushTimer = null;
 
 function release() {
   clearTimeout(holdTimer);
-  setTimeout(() => {
-    pressed = false;
-    const waiting = [...held.entries()];
-    held.clear();
-    for (const [container, [nodes, fallbackId]] of waiting) replace(container, nodes, fallbackId);
-    for (const fn of afterHeld.splice(0)) fn();
-  }, 0);
+  if (!pressed) return;
+  pressed = false;
+  clearTimeout(flushTimer);
+  flushTimer = setTimeout(flush, 0);
 }
 
-const afterHeld = [];
+function flush() {
+  if (pressed) return; // pressed again: they wait for that press's release
+  const waiting = [...held.entries()];
+  held.clear();
+  for (const [container, [nodes, fallbackId]] of waiting) replace(container, nodes, fallbackId);
+  for (const fn of afterHeld.splice(0)) fn();
+}
 
 /** Run `fn` once what was rendered is on the page: at once, or just after the held
  * renders while a pointer is pressed (to focus or scroll to an answer). */
@@ -85,6 +94,7 @@ window.addEventListener('blur', release);
  */
 export function rerender(container, nodes, fallbackId) {
   if (pressed) { held.set(container, [nodes, fallbackId]); return; }
+  held.delete(container); // an older render held during the press is out of date
   replace(container, nodes, fallbackId);
 }
 
