@@ -32,7 +32,7 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 class ArgumentsError(ValueError):
     """The arguments cannot be used; ``key`` is the catalogue message, ``params`` its values."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
         self.key = key
         self.params = params
@@ -71,7 +71,7 @@ def _refused(refusal: JSONRefused) -> ArgumentsError:
     return ArgumentsError(_REFUSALS[refusal.kind], **values)
 
 
-def read_arguments(raw: str, max_bytes: int) -> dict:
+def read_arguments(raw: str, max_bytes: int) -> dict[str, object]:
     """The arguments object in ``raw`` (an empty string means no arguments: ``{}``).
 
     Raises :class:`ArgumentsError` for text over ``max_bytes`` bytes (refused unparsed),
@@ -84,7 +84,7 @@ def read_arguments(raw: str, max_bytes: int) -> dict:
     if _depth(raw) > MAX_DEPTH:
         raise ArgumentsError("assistant.arguments_too_deep", depth=MAX_DEPTH)
     try:
-        document = strict_json.loads(raw)
+        document: object = strict_json.loads(raw)  # Any at the JSON boundary: an object, checked below
     except JSONRefused as refusal:
         raise _refused(refusal) from None
     except json.JSONDecodeError as error:

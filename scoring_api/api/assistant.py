@@ -7,7 +7,9 @@ import math
 
 from flask import Blueprint, current_app, jsonify
 
-from ..assistant.chat import ChatFailure, ChatSettings, chat
+from ..assistant.chat import chat
+from ..assistant.failures import ChatFailure
+from ..assistant.settings import ChatSettings
 from ..error_shape import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema

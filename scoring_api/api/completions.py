@@ -16,16 +16,18 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import replace
+from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, stream_with_context
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..assistant.chat import ChatFailure, ChatResult, answer
+from ..assistant.chat import ChatResult, answer
+from ..assistant.failures import ChatFailure
 from ..error_shape import ApiError, api_error_body, validation_error_body
 from ..i18n import DEFAULT_LANG, join_list, t
 from ..schemas.completions import ChunkSchema, CompletionRequestSchema, CompletionSchema, ModelListSchema
@@ -33,7 +35,7 @@ from ..schemas.localized import localized
 from .assistant import chat_error, chat_settings, check_chat_key
 from .body import read_json
 from .error_handlers import _http_error, response_lang
-from .limits import _too_many, client_id
+from .limits import ChatAllowance, _too_many, client_id
 from .metrics import count_chat
 
 log = logging.getLogger(__name__)
@@ -49,9 +51,17 @@ MODELS_CREATED = 1_796_169_600  # 2026-12-01
 #: OpenAI's error types by status.
 ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
 
+#: A JSON document this endpoint answers (its values are the schemas' and the loop's).
+Document = dict[str, object]
+#: The service's JSON error document ({"error": {"code", "message", "details"}}), as
+#: error_shape makes it: Any, as it is typed there.
+ErrorDocument = Mapping[str, Any]
+#: An error handler's answer: OpenAI's error document, the status and the headers.
+ErrorAnswer = tuple[Document, int, dict[str, str]]
+
 
 @models_bp.get("/models")
-def models():
+def models() -> Response:
     """The models: アイちゃん in Japanese and in English."""
     check_chat_key(current_app.config)
     listed = [{"id": name, "object": "model", "created": MODELS_CREATED, "owned_by": "scoring-api"} for name in MODELS]
@@ -59,10 +69,10 @@ def models():
 
 
 @completions_bp.post("/chat/completions")
-def chat_completions():
+def chat_completions() -> Response:
     """アイちゃん answers the conversation, calling the scorers; streamed on request."""
     check_chat_key(current_app.config)
-    document = read_json()
+    document = read_json()  # type: ignore[no-untyped-call]  # any JSON value (body.py is untyped)
     model = document.get("model") if isinstance(document, dict) else None
     g.chat_lang = lang = MODELS.get(model, DEFAULT_LANG) if isinstance(model, str) else DEFAULT_LANG
     asked = localized(CompletionRequestSchema, lang).load(document)
@@ -110,7 +120,8 @@ def _run_to_end(loop: Generator[str, None, ChatResult]) -> ChatResult:
         try:
             next(loop)
         except StopIteration as done:
-            return done.value
+            result: ChatResult = done.value
+            return result
 
 
 class _Reply:
@@ -121,10 +132,10 @@ class _Reply:
         self.created = int(time.time())
         self.model = model
 
-    def _head(self, kind: str) -> dict:
+    def _head(self, kind: str) -> Document:
         return {"id": self.id, "object": kind, "created": self.created, "model": self.model}
 
-    def completion(self, result: ChatResult) -> dict:
+    def completion(self, result: ChatResult) -> Document:
         return {
             **self._head("chat.completion"),
             "choices": [
@@ -134,7 +145,7 @@ class _Reply:
             "ai_chan": _trace(result),
         }
 
-    def chunk(self, delta: dict, finish: str | None = None, **extra) -> str:
+    def chunk(self, delta: Document, finish: str | None = None, **extra: object) -> str:
         document = {
             **self._head("chat.completion.chunk"),
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
@@ -147,15 +158,17 @@ class _Reply:
         return _event(ChunkSchema().dump(document))
 
 
-def _trace(result: ChatResult) -> dict:
+def _trace(result: ChatResult) -> Document:
     return {"tool_calls": [vars(call) for call in result.tool_calls], "rounds": result.rounds}
 
 
-def _event(document: dict) -> str:
+def _event(document: Mapping[str, object]) -> str:
     return "data: " + json.dumps(document, ensure_ascii=False) + "\n\n"
 
 
-def _stream(reply: _Reply, loop: Generator[str, None, ChatResult], allowance, include_usage: bool) -> Response:
+def _stream(
+    reply: _Reply, loop: Generator[str, None, ChatResult], allowance: ChatAllowance, include_usage: bool
+) -> Response:
     """The answer as server-sent events, once the loop has its first piece of text."""
     held = ExitStack()
     held.callback(loop.close)
@@ -182,10 +195,13 @@ def _next(loop: Generator[str, None, ChatResult]) -> str | ChatResult:
     try:
         return next(loop)
     except StopIteration as done:
-        return done.value
+        result: ChatResult = done.value
+        return result
 
 
-def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -> Iterator[str]:
+def _events(
+    reply: _Reply, first: str | ChatResult, loop: Generator[str, None, ChatResult], include_usage: bool
+) -> Iterator[str]:
     yield reply.chunk({"role": "assistant", "content": ""})
     step = first
     try:
@@ -221,7 +237,7 @@ def _events(reply: _Reply, first: str | ChatResult, loop, include_usage: bool) -
 # --- errors in OpenAI's shape ------------------------------------------------------------
 
 
-def _openai_shape(document: dict, status: int, headers=None) -> tuple[dict, int, dict]:
+def _openai_shape(document: ErrorDocument, status: int, headers: Mapping[str, str] | None = None) -> ErrorAnswer:
     """The service's error document as OpenAI's: ``message`` names the first bad fields,
     ``param`` the first; the service's ``details`` stay as an extension."""
     error = document["error"]
@@ -241,15 +257,15 @@ def _lang() -> str:
     return g.get("chat_lang") or response_lang()
 
 
-def _on_api_error(error: ApiError):
+def _on_api_error(error: ApiError) -> ErrorAnswer:
     return _openai_shape(api_error_body(error, _lang()), error.status, error.headers)
 
 
-def _on_validation_error(error: ValidationError):
+def _on_validation_error(error: ValidationError) -> ErrorAnswer:
     return _openai_shape(validation_error_body(error, _lang()), 400)
 
 
-def _on_http_error(error: HTTPException):
+def _on_http_error(error: HTTPException) -> ErrorAnswer:
     if isinstance(error, RateLimitExceeded):
         body, status, headers = _too_many(error)
         return _openai_shape(body, status, headers)
@@ -259,7 +275,7 @@ def _on_http_error(error: HTTPException):
     )
 
 
-def _on_unexpected(error: Exception):
+def _on_unexpected(error: Exception) -> ErrorAnswer:
     current_app.logger.exception("unhandled error on the OpenAI-compatible endpoint")
     return _openai_shape(
         {"error": {"code": "internal_error", "message": t("errors.internal_error", _lang()), "details": {}}}, 500
