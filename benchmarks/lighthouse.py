@@ -8,7 +8,7 @@ It installs Lighthouse from the npm registry into benchmarks/lighthouse/ when mi
 (``npm install --prefix benchmarks/lighthouse``, the version range of its package.json),
 starts the README's gunicorn command on 127.0.0.1 (a free port), and runs the ``lighthouse``
 CLI with Debian's Chromium (``CHROME_PATH``, /usr/bin/chromium unless set) on each game's
-tab (``/#apero``, ``/#pedro``, ``/#applejack``, ``/#fairy``), once with Lighthouse's default
+tab (``/#apero``, ``/#pedro``, ``/#applejack``, ``/#fairy-black-box``), once with Lighthouse's default
 phone emulation (and its simulated slow 4G and 4x CPU slowdown) and once with
 ``--preset=desktop``, categories performance and accessibility only, one after the other.
 
@@ -44,7 +44,7 @@ CHROME_FLAGS = (
     "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
     "--disable-background-networking --disable-component-update --disable-sync"
 )
-PAGES = ["apero", "pedro", "applejack", "fairy"]
+PAGES = ["apero", "pedro", "applejack", "fairy-black-box"]
 #: Form factor: the options that select it (Lighthouse's default is the phone).
 FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}
 #: One run's bound; Lighthouse itself gives a page 45 s to load.

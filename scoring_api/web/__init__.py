@@ -24,7 +24,8 @@ from flask import Blueprint, Response, render_template, request, url_for
 # and would shadow ours, so the form's files are served under ``/assets``.
 bp = Blueprint("web", __name__, static_folder="static", static_url_path="/assets", template_folder="templates")
 
-GAMES = ("apero", "pedro", "applejack", "fairy", "chat")  # the last is アイちゃん's chat panel
+#: The form's tabs, in order: each game under its URL spelling, then アイちゃん's chat panel.
+TABS = ("apero", "pedro", "applejack", "fairy-black-box", "chat")
 
 #: The worker's source in the static folder (served at /sw.js, never kept by itself).
 WORKER = "sw.js"
@@ -45,7 +46,7 @@ ICONS = (
 @bp.get("/")
 def index():
     """The scoring form (Japanese first; the page switches to English on request)."""
-    return render_template("web/index.html", games=GAMES)
+    return render_template("web/index.html", games=TABS)
 
 
 @bp.get("/manifest.webmanifest")
@@ -108,7 +109,7 @@ def precache() -> tuple[str, list[str]]:
     folder = _static_folder()
     digest = hashlib.sha256()
     urls = [url_for("web.index"), url_for("web.manifest")]
-    digest.update(render_template("web/index.html", games=GAMES).encode())
+    digest.update(render_template("web/index.html", games=TABS).encode())
     digest.update(manifest().get_data())
     digest.update((folder / WORKER).read_bytes())
     for name in _kept_files(folder):

@@ -79,7 +79,8 @@ def browser():
 @pytest.fixture(scope="session")
 def shots(pytestconfig) -> Path:
     """The run's screenshot folder: test-results/screenshots/ (git-ignored). The README's
-    pictures in docs/screens/ are apero.png, pedro.png, applejack-harvest.png and fairy.png."""
+    pictures in docs/screens/ are copied from apero.png, pedro.png, applejack-harvest.png and
+    fairy-black-box.png."""
     folder = Path(pytestconfig.rootpath) / "test-results" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder

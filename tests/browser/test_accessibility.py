@@ -14,7 +14,7 @@ from .test_applejack_form import build_small_orchard
 from .test_pedro_form import enter_points
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-GAMES = ("apero", "pedro", "applejack", "fairy", "chat")
+GAMES = ("apero", "pedro", "applejack", "fairy-black-box", "chat")
 MIN_TARGET = 44
 
 # Every control a finger may aim at, with the box it can be hit by: a radio or checkbox is
@@ -89,14 +89,14 @@ def with_results(page, game):
         page.get_by_test_id("aj-die-1").check()
         page.get_by_test_id("aj-harvest-go").click()
         expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("3")
-    elif game == "fairy":
+    elif game == "fairy-black-box":
         for k, (name, mood, points) in enumerate([("Aki", 2, 3), ("Ben", 4, 5)]):
-            page.get_by_test_id(f"fairy-p{k}-name").fill(name)
-            page.get_by_test_id(f"fairy-p{k}-mood").fill(str(mood))
-            page.get_by_test_id(f"fairy-p{k}-t0-points").fill(str(points))
-        page.get_by_test_id("fairy-p2-out").check()
-        page.get_by_test_id("fairy-score").click()
-        expect(page.get_by_test_id("fairy-winner")).to_contain_text("Ben")
+            page.get_by_test_id(f"fairy-black-box-p{k}-name").fill(name)
+            page.get_by_test_id(f"fairy-black-box-p{k}-mood").fill(str(mood))
+            page.get_by_test_id(f"fairy-black-box-p{k}-t0-points").fill(str(points))
+        page.get_by_test_id("fairy-black-box-p2-out").check()
+        page.get_by_test_id("fairy-black-box-score").click()
+        expect(page.get_by_test_id("fairy-black-box-winner")).to_contain_text("Ben")
 
 
 def violations(page, source):
@@ -169,7 +169,7 @@ def test_tab_labels_break_only_between_words(page):
             "apero": [["アペロ"]],
             "pedro": [["ピードロ"]],
             "applejack": [["アップルジャック"], ["アップル", "ジャック"]],
-            "fairy": None,
+            "fairy-black-box": None,
             "chat": [["アイちゃん"]],
         }[game]
         if words is not None:

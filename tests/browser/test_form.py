@@ -16,7 +16,7 @@ def test_japanese_by_default_and_english_on_request_is_remembered(page, open_gam
     page.get_by_test_id("lang-en").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_test_id("tab-apero")).to_have_text("Apero")
-    expect(page.get_by_test_id("tab-fairy")).to_have_text("Fairy & Black Box")
+    expect(page.get_by_test_id("tab-fairy-black-box")).to_have_text("Fairy & Black Box")
     expect(page.get_by_test_id("lang-en")).to_have_attribute("aria-pressed", "true")
     # The explanations come back from the service in English (?lang=en), cards are kept.
     expect(page.get_by_test_id("apero-winner")).to_contain_text("Winner")
@@ -96,7 +96,7 @@ def test_every_game_fits_a_phone_in_both_languages(page, open_game, fits_phone):
     for lang in ("ja", "en"):
         page.get_by_test_id(f"lang-{lang}").click()
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        for game in ("apero", "pedro", "applejack", "fairy", "chat"):
+        for game in ("apero", "pedro", "applejack", "fairy-black-box", "chat"):
             page.get_by_test_id(f"tab-{game}").click()
             if game == "pedro":
                 page.get_by_test_id("pedro-mode-cards").check()

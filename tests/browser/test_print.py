@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from .test_apero_form import OFFICIAL_EXAMPLE, enter_hand
 from .test_applejack_form import build_small_orchard
-from .test_fairy_table import fill_table, open_fairy
+from .test_fairy_black_box_table import fill_table, open_fairy_black_box
 from .test_pedro_form import enter_points
 
 
@@ -30,11 +30,11 @@ def pedro(page):
     expect(page.get_by_test_id("pedro-score-EW")).to_have_text("15")
 
 
-def fairy(page):
-    open_fairy(page)
+def fairy_black_box(page):
+    open_fairy_black_box(page)
     fill_table(page)
-    page.get_by_test_id("fairy-score").click()
-    expect(page.get_by_test_id("fairy-top-0")).to_contain_text("Aki")
+    page.get_by_test_id("fairy-black-box-score").click()
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_contain_text("Aki")
 
 
 def applejack(page):
@@ -53,7 +53,11 @@ PRINTS = {
         ["apero-p0-name", "apero-sets", "apero-pick"],
     ),
     "pedro": (pedro, ["pedro-score-NS", "pedro-ledger-row-0", "pedro-ledger-row-1"], ["pedro-entry", "pedro-settings"]),
-    "fairy": (fairy, ["fairy-result", "fairy-top-0", "fairy-decided"], ["fairy-p0-name", "fairy-setup", "fairy-score"]),
+    "fairy-black-box": (
+        fairy_black_box,
+        ["fairy-black-box-result", "fairy-black-box-top-0", "fairy-black-box-decided"],
+        ["fairy-black-box-p0-name", "fairy-black-box-setup", "fairy-black-box-score"],
+    ),
     "applejack": (applejack, ["aj-orchard", "aj-final-result"], ["aj-name", "aj-final-form", "aj-harvest-form"]),
 }
 

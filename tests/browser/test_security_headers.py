@@ -28,7 +28,7 @@ def test_every_answer_carries_the_headers_and_the_form_breaks_none_of_them(page,
     # The area colours are set through the CSSOM, which the policy allows (a style attribute it would refuse).
     colour = page.get_by_test_id("aj-field-9").evaluate("el => el.style.getPropertyValue('--area')")
     assert colour.strip() in ("#7b1fa2", "#00796b", "#b34700", "#1565c0"), colour
-    for game in ("apero", "pedro", "fairy"):
+    for game in ("apero", "pedro", "fairy-black-box"):
         page.get_by_test_id(f"tab-{game}").click()
         page.get_by_test_id(f"panel-{game}").wait_for(state="visible")
     assert page.evaluate("window.__cspViolations") == []

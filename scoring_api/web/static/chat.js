@@ -6,7 +6,7 @@
 import { resultCards as aperoCards } from './apero.js';
 import { resultCard as applejackCard } from './applejack.js';
 import { h, rerender } from './dom.js';
-import { resultCard as fairyCard } from './fairy.js';
+import { resultCard as fairyBlackBoxCard } from './fairy-black-box.js';
 import { getLang, t } from './i18n.js';
 import { ledgerTable } from './pedro.js';
 
@@ -46,7 +46,7 @@ function toolCard(call, prefix) {
   const explanation = result.explanation ? h('p', { class: 'explanation' }, result.explanation) : null;
   switch (name) {
     case 'score_apero': return aperoCards(result, (k) => k, prefix);
-    case 'score_fairy_black_box': return fairyCard(result, mood, prefix);
+    case 'score_fairy_black_box': return fairyBlackBoxCard(result, mood, prefix);
     case 'applejack_harvest': return applejackCard('harvest', result, prefix);
     case 'applejack_blossoms': return applejackCard('blossoms', result, prefix);
     case 'applejack_final_score': return applejackCard('final', result, prefix);

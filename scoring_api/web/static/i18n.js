@@ -6,14 +6,14 @@ import app from './text/app.js';
 import apero from './text/apero.js';
 import applejack from './text/applejack.js';
 import chat from './text/chat.js';
-import fairy from './text/fairy.js';
+import fairyBlackBox from './text/fairy-black-box.js';
 import pedro from './text/pedro.js';
 
 const STORE = 'scoring.lang';
 export const LANGS = ['ja', 'en'];
 
 const TEXT = { ja: {}, en: {} };
-for (const part of [app, apero, applejack, chat, fairy, pedro]) {
+for (const part of [app, apero, applejack, chat, fairyBlackBox, pedro]) {
   Object.assign(TEXT.ja, part.ja);
   Object.assign(TEXT.en, part.en);
 }

@@ -4,13 +4,13 @@
 import * as apero from './apero.js';
 import * as applejack from './applejack.js';
 import * as chat from './chat.js';
-import * as fairy from './fairy.js';
+import * as fairyBlackBox from './fairy-black-box.js';
 import { applyStatic, getLang, setLang, t } from './i18n.js';
 import * as pedro from './pedro.js';
 import { shareBar } from './share.js';
-import { decode } from './store.js';
+import { currentName, decode } from './store.js';
 
-const GAMES = { apero, pedro, applejack, fairy, chat };
+const GAMES = { apero, pedro, applejack, 'fairy-black-box': fairyBlackBox, chat };
 const bars = [];
 const openedWith = location.hash; // a shared link's data, read before the tabs rewrite the address
 
@@ -45,14 +45,16 @@ function setupTabs() {
       selectTab(tabs[(moves[e.key] + tabs.length) % tabs.length], true);
     });
   });
-  const game = location.hash.slice(1).split(':')[0];
+  const game = currentName(location.hash.slice(1).split(':')[0]); // an old tab name still opens its tab
   const fromHash = tabs.find((tab) => tab.dataset.game === game);
   if (fromHash) selectTab(fromHash, false);
 }
 
-/** A shared link (#<game>:<data>) opens that game's inputs; the address keeps only #<game>. */
+/** A shared link (#<game>:<data>) opens that game's inputs; the address keeps only #<game>.
+ * A link made before a tab was renamed (#fairy:<data>) opens the tab under its name now. */
 function openShared() {
-  const [game, part] = openedWith.slice(1).split(':');
+  const [name, part] = openedWith.slice(1).split(':');
+  const game = currentName(name);
   if (!part || !GAMES[game]?.restore) return;
   const data = decode(part);
   history.replaceState(null, '', `#${game}`);

@@ -5,6 +5,27 @@
 const VERSION = 1;
 const key = (game) => `scoring.${game}`;
 
+/** Tabs renamed since links and saves went out: the old name, then the tab's name now.
+ * "fairy" was Fairy & Black Box's name in the form before it took the URL spelling. */
+const RENAMED = new Map([['fairy', 'fairy-black-box']]);
+
+/** The tab that `game` (from an address or an old save) means now. */
+export const currentName = (game) => RENAMED.get(game) ?? game;
+
+/** Inputs kept under an old name of `game` move to its name now, once: the old save is
+ * dropped, and a save under the new name wins over it. */
+function migrate(game) {
+  for (const [old, now] of RENAMED) {
+    if (now !== game) continue;
+    try {
+      const saved = localStorage.getItem(key(old));
+      if (saved === null) continue;
+      if (localStorage.getItem(key(game)) === null) localStorage.setItem(key(game), saved);
+      localStorage.removeItem(key(old));
+    } catch { /* private mode or a full store: read again next time */ }
+  }
+}
+
 /** Keep `data` (plain JSON) as `game`'s inputs; private mode or a full store keeps nothing. */
 export function keep(game, data) {
   try { localStorage.setItem(key(game), JSON.stringify({ v: VERSION, data })); } catch { /* not kept */ }
@@ -12,6 +33,7 @@ export function keep(game, data) {
 
 /** The inputs kept for `game`, or null. `legacy(raw)` reads a save from before versions. */
 export function kept(game, legacy) {
+  migrate(game);
   try {
     const raw = JSON.parse(localStorage.getItem(key(game)) || 'null');
     if (raw && raw.v === VERSION && raw.data && typeof raw.data === 'object') return raw.data;

@@ -7,6 +7,7 @@ import { h, rankingStrip, rerender, showAnswer, toInt, whenRendered } from './do
 import { getLang, t } from './i18n.js';
 import { keep, kept } from './store.js';
 
+const GAME = 'fairy-black-box'; // the tab, the panel and the kept inputs (store.js)
 const KIRAKIRA = '〈きらきら〉';
 const MIN_PLAYERS = 2;
 const MAX_PLAYERS = 5;
@@ -22,11 +23,11 @@ let live = null; // the ranking: a live region that stays in place
 function newPlayer() { return { name: '', mood: '', eliminated: false, treasures: [newTreasure()] }; }
 function newTreasure() { return { points: '', kirakira: false }; }
 const moodOf = (p) => toInt(p.mood) ?? state.setup?.starting_mood ?? null;
-const playerName = (p, i) => p.name.trim() || t('fairy.playerN', { n: i + 1 });
+const playerName = (p, i) => p.name.trim() || t('fairy-black-box.playerN', { n: i + 1 });
 /** "1枚目" / "1st": the k-th treasure row (k from 0). */
-const nth = (k) => t(`fairy.ordinal.${new Intl.PluralRules(getLang(), { type: 'ordinal' }).select(k + 1)}`, { n: k + 1 });
+const nth = (k) => t(`fairy-black-box.ordinal.${new Intl.PluralRules(getLang(), { type: 'ordinal' }).select(k + 1)}`, { n: k + 1 });
 /** The name a treasure row goes by: in the explanations the points follow it, so it never ends in a digit. */
-const treasureName = (k) => t('fairy.treasureName', { nth: nth(k) });
+const treasureName = (k) => t('fairy-black-box.treasureName', { nth: nth(k) });
 
 // -- Kept and shared ----------------------------------------------------------------------
 
@@ -79,15 +80,15 @@ export function restore(data) {
   loadSetup().then(() => { if (scored) score(); });
 }
 
-function save() { keep('fairy', snapshot()); }
+function save() { keep(GAME, snapshot()); }
 
 /** The ranking as text: ★ the winners, each player's score, and what decided. */
 export function scoreText() {
   const result = state.result;
   if (!result) return '';
-  const lines = [t('fairy.title')];
-  for (const row of rankingRows(result)) lines.push(t('fairy.text.row', { mark: row.winner ? '★ ' : '', name: row.name, total: row.total }));
-  if (result.decided_by) lines.push(`${t('fairy.decidedBy')} ${t(`fairy.decided.${result.decided_by}`)}`);
+  const lines = [t('fairy-black-box.title')];
+  for (const row of rankingRows(result)) lines.push(t('fairy-black-box.text.row', { mark: row.winner ? '★ ' : '', name: row.name, total: row.total }));
+  if (result.decided_by) lines.push(`${t('fairy-black-box.decidedBy')} ${t(`fairy-black-box.decided.${result.decided_by}`)}`);
   lines.push(result.explanation);
   return lines.join('\n');
 }
@@ -114,11 +115,11 @@ function placeOf(path) {
   const player = playerName(state.players[i], i);
   if (field === 'treasures' && typeof j === 'number') {
     const k = state.sentRows[i]?.[j] ?? j;
-    return { slot: `p${i}-t${k}`, box: t('fairy.box.of', { player, box: treasureName(k) }) };
+    return { slot: `p${i}-t${k}`, box: t('fairy-black-box.box.of', { player, box: treasureName(k) }) };
   }
-  if (field === 'name') return { slot: `p${i}-name`, box: t('fairy.box.of', { player, box: t('fairy.box.name') }) };
-  if (field === 'mood') return { slot: `p${i}-mood`, box: t('fairy.box.of', { player, box: t('fairy.box.mood') }) };
-  if (field === 'treasures') return { slot: `p${i}`, box: t('fairy.box.of', { player, box: t('fairy.box.treasures') }) };
+  if (field === 'name') return { slot: `p${i}-name`, box: t('fairy-black-box.box.of', { player, box: t('fairy-black-box.box.name') }) };
+  if (field === 'mood') return { slot: `p${i}-mood`, box: t('fairy-black-box.box.of', { player, box: t('fairy-black-box.box.mood') }) };
+  if (field === 'treasures') return { slot: `p${i}`, box: t('fairy-black-box.box.of', { player, box: t('fairy-black-box.box.treasures') }) };
   return { slot: `p${i}`, box: player };
 }
 
@@ -131,10 +132,10 @@ function placeRefusal(error) {
   for (const [path, reasons] of Object.entries(error?.details || {})) {
     const { slot, box } = placeOf(path);
     const list = (Array.isArray(reasons) ? reasons : [String(reasons)])
-      .map((reason) => (box && (validation || !slot) ? t('fairy.errAt', { box, reason }) : reason));
+      .map((reason) => (box && (validation || !slot) ? t('fairy-black-box.errAt', { box, reason }) : reason));
     if (slot) (bySlot[slot] ||= []).push(...list); else rest.push(...list);
   }
-  const message = validation || !error?.message ? t('fairy.err.invalid') : error.message;
+  const message = validation || !error?.message ? t('fairy-black-box.err.invalid') : error.message;
   return { bySlot, rest, message };
 }
 
@@ -147,12 +148,12 @@ async function score(reveal = false) {
   state.placed = answer.ok ? null : placeRefusal(answer.error);
   state.stale = false;
   save();
-  render(reveal ? 'fairy-score' : undefined);
+  render(reveal ? 'fairy-black-box-score' : undefined);
   if (!reveal) return;
   whenRendered(() => {
-    const error = document.querySelector('#panel-fairy .field-error, #panel-fairy .error-box');
-    if (error && !error.id) error.id = 'fairy-error-first';
-    showAnswer(error || document.getElementById('fairy-result'));
+    const error = document.querySelector('#panel-fairy-black-box .field-error, #panel-fairy-black-box .error-box');
+    if (error && !error.id) error.id = 'fairy-black-box-error-first';
+    showAnswer(error || document.getElementById('fairy-black-box-result'));
   });
 }
 
@@ -190,49 +191,49 @@ function checkbox(id, text, checked, onchange) {
 }
 
 function treasureRow(player, i, tr, k) {
-  const id = `fairy-p${i}-t${k}`;
+  const id = `fairy-black-box-p${i}-t${k}`;
   return h('li', { class: 'treasure' },
     h('label', { for: `${id}-points` }, h('span', { 'aria-hidden': 'true' }, nth(k)), h('span', { class: 'sr-only' }, treasureName(k))),
     h('input', { id: `${id}-points`, testid: `${id}-points`, type: 'number', inputmode: 'numeric', min: -100, max: 100, class: 'num-input',
       value: tr.points, oninput: (e) => { tr.points = e.target.value; changed(); } }),
-    checkbox(`${id}-kira`, t('fairy.kirakira'), tr.kirakira, (e) => { tr.kirakira = e.target.checked; changed(); render(); }),
+    checkbox(`${id}-kira`, t('fairy-black-box.kirakira'), tr.kirakira, (e) => { tr.kirakira = e.target.checked; changed(); render(); }),
     player.treasures.length > 1 ? h('button', { type: 'button', class: 'small secondary', id: `${id}-remove`, testid: `${id}-remove`,
-      onclick: () => { player.treasures.splice(k, 1); changed(); render(`fairy-p${i}-add-treasure`); } },
-    h('span', { 'aria-hidden': 'true' }, '×'), h('span', { class: 'sr-only' }, t('fairy.removeTreasure', { name: treasureName(k) }))) : null,
+      onclick: () => { player.treasures.splice(k, 1); changed(); render(`fairy-black-box-p${i}-add-treasure`); } },
+    h('span', { 'aria-hidden': 'true' }, '×'), h('span', { class: 'sr-only' }, t('fairy-black-box.removeTreasure', { name: treasureName(k) }))) : null,
     slotError(`p${i}-t${k}`, `${id}-error`));
 }
 
 function playerBox(player, i) {
-  const id = `fairy-p${i}`;
+  const id = `fairy-black-box-p${i}`;
   return h('fieldset', { class: 'card-box player', testid: id },
     h('legend', null, playerName(player, i)),
     h('div', { class: 'row end' },
-      h('span', { class: 'field' }, h('label', { for: `${id}-name` }, t('fairy.name')),
-        h('input', { id: `${id}-name`, testid: `${id}-name`, type: 'text', maxlength: MAX_NAME, autocomplete: 'off', placeholder: t('fairy.playerN', { n: i + 1 }),
+      h('span', { class: 'field' }, h('label', { for: `${id}-name` }, t('fairy-black-box.name')),
+        h('input', { id: `${id}-name`, testid: `${id}-name`, type: 'text', maxlength: MAX_NAME, autocomplete: 'off', placeholder: t('fairy-black-box.playerN', { n: i + 1 }),
           value: player.name, oninput: (e) => { player.name = e.target.value; changed(); } })),
-      h('span', { class: 'field' }, h('label', { for: `${id}-mood` }, t('fairy.mood')),
+      h('span', { class: 'field' }, h('label', { for: `${id}-mood` }, t('fairy-black-box.mood')),
         h('input', { id: `${id}-mood`, testid: `${id}-mood`, type: 'number', inputmode: 'numeric', min: 0, max: 20, class: 'num-input',
           value: player.mood, placeholder: state.setup?.starting_mood ?? '', disabled: player.eliminated, oninput: (e) => { player.mood = e.target.value; changed(); } })),
-      checkbox(`${id}-out`, t('fairy.eliminated'), player.eliminated, (e) => { player.eliminated = e.target.checked; changed(); render(); })),
+      checkbox(`${id}-out`, t('fairy-black-box.eliminated'), player.eliminated, (e) => { player.eliminated = e.target.checked; changed(); render(); })),
     slotError(`p${i}-name`, `${id}-name-error`),
     slotError(`p${i}-mood`, `${id}-mood-error`),
-    player.eliminated ? h('p', { class: 'hint' }, t('fairy.eliminatedHint')) : [
-      h('p', { class: 'sub-head', id: `${id}-treasures` }, t('fairy.treasurePoints')),
+    player.eliminated ? h('p', { class: 'hint' }, t('fairy-black-box.eliminatedHint')) : [
+      h('p', { class: 'sub-head', id: `${id}-treasures` }, t('fairy-black-box.treasurePoints')),
       h('ul', { class: 'treasures', 'aria-labelledby': `${id}-treasures` }, player.treasures.map((tr, k) => treasureRow(player, i, tr, k))),
     ],
     slotError(`p${i}`, `${id}-error`),
     h('div', { class: 'row' },
       player.eliminated || player.treasures.length >= MAX_TREASURES ? null : h('button', { type: 'button', class: 'small secondary', id: `${id}-add-treasure`, testid: `${id}-add-treasure`,
-        onclick: () => { player.treasures.push(newTreasure()); changed(); render(`${id}-t${player.treasures.length - 1}-points`); } }, t('fairy.addTreasure')),
+        onclick: () => { player.treasures.push(newTreasure()); changed(); render(`${id}-t${player.treasures.length - 1}-points`); } }, t('fairy-black-box.addTreasure')),
       state.players.length > MIN_PLAYERS ? h('button', { type: 'button', class: 'small secondary', id: `${id}-remove`, testid: `${id}-remove`,
-        onclick: () => { state.players.splice(i, 1); changed(); loadSetup(); render('fairy-add-player'); } }, t('fairy.removePlayer')) : null));
+        onclick: () => { state.players.splice(i, 1); changed(); loadSetup(); render('fairy-black-box-add-player'); } }, t('fairy-black-box.removePlayer')) : null));
 }
 
 function resultView() {
   const result = state.result;
   if (!result) return null;
   const card = resultCard(result, (i) => (state.players[i] ? moodOf(state.players[i]) : null));
-  card.id = 'fairy-result';
+  card.id = 'fairy-black-box-result';
   card.tabIndex = -1;
   return card;
 }
@@ -240,27 +241,27 @@ function resultView() {
 /** Every player by rank, ★ on the winners; an eliminated player's total says so. */
 function rankingRows(result) {
   return result.players.map((p, i) => [p, i]).sort(([a, i], [b, j]) => (a.rank ?? 99) - (b.rank ?? 99) || i - j)
-    .map(([p]) => ({ name: p.name, total: p.eliminated ? t('fairy.out') : t('fairy.pointsN', { n: p.score }), winner: result.winners.includes(p.name) }));
+    .map(([p]) => ({ name: p.name, total: p.eliminated ? t('fairy-black-box.out') : t('fairy-black-box.pointsN', { n: p.score }), winner: result.winners.includes(p.name) }));
 }
 
 /** The result card of a final score: the ranking, winner, tie-break, table and explanations;
  * `mood(i)` is the i-th player's mood (null: not known); `prefix` starts the test ids. */
-export function resultCard(result, mood = () => null, prefix = 'fairy') {
+export function resultCard(result, mood = () => null, prefix = GAME) {
   const ranked = result.players.map((p, i) => [p, i]).sort(([a], [b]) => (a.rank ?? 99) - (b.rank ?? 99));
   const strip = rankingStrip(rankingRows(result), `${prefix}-top`);
-  strip.setAttribute('aria-label', t('fairy.ranking'));
+  strip.setAttribute('aria-label', t('fairy-black-box.ranking'));
   return h('div', { class: 'card-box result', testid: `${prefix}-result` },
     strip,
-    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.winners.length ? result.winners.join(t('fairy.and')) : t('fairy.noWinner')),
-    result.decided_by ? h('p', { class: 'decided', testid: `${prefix}-decided` }, t('fairy.decidedBy'), ' ', h('strong', null, t(`fairy.decided.${result.decided_by}`))) : null,
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.winners.length ? result.winners.join(t('fairy-black-box.and')) : t('fairy-black-box.noWinner')),
+    result.decided_by ? h('p', { class: 'decided', testid: `${prefix}-decided` }, t('fairy-black-box.decidedBy'), ' ', h('strong', null, t(`fairy-black-box.decided.${result.decided_by}`))) : null,
     h('table', { class: 'score-table', testid: `${prefix}-ranking` },
-      h('caption', null, t('fairy.details')),
+      h('caption', null, t('fairy-black-box.details')),
       h('thead', null, h('tr', null, ['rank', 'player', 'score', 'kirakira', 'mood'].map((c) => h('th', { scope: 'col' },
-        c === 'kirakira' ? [h('span', { 'aria-hidden': 'true' }, '✦'), h('span', { class: 'sr-only' }, t('fairy.col.kirakira'))] : t(`fairy.col.${c}`))))),
+        c === 'kirakira' ? [h('span', { 'aria-hidden': 'true' }, '✦'), h('span', { class: 'sr-only' }, t('fairy-black-box.col.kirakira'))] : t(`fairy-black-box.col.${c}`))))),
       h('tbody', null, ranked.map(([p, i]) => h('tr', { testid: `${prefix}-rank-row-${i}`, class: p.rank === 1 ? 'top' : null },
         h('td', { class: 'num' }, p.rank ?? '—'),
         h('th', { scope: 'row' }, p.name),
-        h('td', { class: 'num', testid: `${prefix}-score-${i}` }, p.eliminated ? t('fairy.out') : String(p.score)),
+        h('td', { class: 'num', testid: `${prefix}-score-${i}` }, p.eliminated ? t('fairy-black-box.out') : String(p.score)),
         h('td', null, p.has_kirakira ? '✦' : ''),
         h('td', { class: 'num' }, p.eliminated || mood(i) === null || mood(i) === undefined ? '—' : String(mood(i))))))),
     h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, p.explanation))),
@@ -268,11 +269,11 @@ export function resultCard(result, mood = () => null, prefix = 'fairy') {
 }
 
 function renderResults() {
-  live.setAttribute('aria-label', t('fairy.results'));
+  live.setAttribute('aria-label', t('fairy-black-box.results'));
   live.classList.toggle('stale', state.stale);
   rerender(live, [
-    state.stale ? h('p', { class: 'warning', testid: 'fairy-stale' }, t('fairy.stale')) : null,
-    errorBox(state.placed, 'fairy-error'),
+    state.stale ? h('p', { class: 'warning', testid: 'fairy-black-box-stale' }, t('fairy-black-box.stale')) : null,
+    errorBox(state.placed, 'fairy-black-box-error'),
     resultView(),
   ]);
 }
@@ -280,16 +281,16 @@ function renderResults() {
 export function render(focusFallback) {
   if (!root) return;
   rerender(root, [
-    h('h2', null, t('fairy.title')),
-    h('p', { class: 'hint no-print' }, t('fairy.intro')),
-    state.setup ? h('details', { class: 'hint no-print', testid: 'fairy-setup' },
-      h('summary', null, t('fairy.setup', { players: state.setup.players, mood: state.setup.starting_mood })), state.setup.explanation) : null,
+    h('h2', null, t('fairy-black-box.title')),
+    h('p', { class: 'hint no-print' }, t('fairy-black-box.intro')),
+    state.setup ? h('details', { class: 'hint no-print', testid: 'fairy-black-box-setup' },
+      h('summary', null, t('fairy-black-box.setup', { players: state.setup.players, mood: state.setup.starting_mood })), state.setup.explanation) : null,
     h('form', { class: 'no-print', novalidate: true, onsubmit: (e) => { e.preventDefault(); score(true); } }, // the service's refusals, not the browser's bubbles
       h('div', { class: 'players' }, state.players.map(playerBox)),
       h('div', { class: 'row' },
-        state.players.length < MAX_PLAYERS ? h('button', { type: 'button', class: 'secondary', id: 'fairy-add-player', testid: 'fairy-add-player',
-          onclick: () => { state.players.push(newPlayer()); changed(); loadSetup(); render(); } }, t('fairy.addPlayer')) : null,
-        h('button', { type: 'submit', id: 'fairy-score', testid: 'fairy-score' }, t('fairy.score')))),
+        state.players.length < MAX_PLAYERS ? h('button', { type: 'button', class: 'secondary', id: 'fairy-black-box-add-player', testid: 'fairy-black-box-add-player',
+          onclick: () => { state.players.push(newPlayer()); changed(); loadSetup(); render(); } }, t('fairy-black-box.addPlayer')) : null,
+        h('button', { type: 'submit', id: 'fairy-black-box-score', testid: 'fairy-black-box-score' }, t('fairy-black-box.score')))),
   ], focusFallback);
   renderResults();
 }
@@ -300,9 +301,9 @@ export function refresh() {
 
 export function mount(panel) {
   root = h('div');
-  live = h('section', { class: 'results', 'aria-live': 'polite', testid: 'fairy-results' });
+  live = h('section', { class: 'results', 'aria-live': 'polite', testid: 'fairy-black-box-results' });
   panel.replaceChildren(root, live);
-  const saved = kept('fairy');
+  const saved = kept(GAME);
   if (saved) { restore(saved); return; }
   render();
   loadSetup();

@@ -1,0 +1,46 @@
+"""Fairy & Black Box in the browser: moods, eliminations, treasures, 〈きらきら〉 and the ranking."""
+
+from playwright.sync_api import expect
+
+
+def test_kirakira_breaks_the_tie_and_the_ranking_says_so(page, open_game, shots, fits_phone):
+    open_game("fairy-black-box")
+    expect(page.get_by_test_id("fairy-black-box-setup")).to_contain_text("3")
+
+    page.get_by_test_id("fairy-black-box-p0-name").fill("Aki")
+    page.get_by_test_id("fairy-black-box-p0-mood").fill("2")
+    page.get_by_test_id("fairy-black-box-p0-t0-points").fill("3")
+    page.get_by_test_id("fairy-black-box-p0-t0-kira").check()
+    page.get_by_test_id("fairy-black-box-p0-add-treasure").click()
+    page.get_by_test_id("fairy-black-box-p0-t1-points").fill("2")
+
+    page.get_by_test_id("fairy-black-box-p1-name").fill("Ben")
+    page.get_by_test_id("fairy-black-box-p1-mood").fill("4")
+    page.get_by_test_id("fairy-black-box-p1-t0-points").fill("5")
+
+    page.get_by_test_id("fairy-black-box-p2-name").fill("Chie")
+    page.get_by_test_id("fairy-black-box-p2-out").check()
+    page.get_by_test_id("fairy-black-box-score").click()
+
+    expect(page.get_by_test_id("fairy-black-box-winner")).to_contain_text("Aki")
+    expect(page.get_by_test_id("fairy-black-box-decided")).to_contain_text("〈きらきら〉")
+    expect(page.get_by_test_id("fairy-black-box-score-0")).to_have_text("5")
+    expect(page.get_by_test_id("fairy-black-box-score-1")).to_have_text("5")
+    expect(page.get_by_test_id("fairy-black-box-score-2")).to_have_text("脱落")
+    rows = page.get_by_test_id("fairy-black-box-ranking").locator("tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("Aki")
+    expect(rows.nth(1)).to_contain_text("Ben")
+    expect(page.get_by_test_id("fairy-black-box-explanation")).to_contain_text("きらきら")
+    fits_phone()
+    page.screenshot(path=shots / "fairy-black-box.png", full_page=True)
+
+
+def test_a_duplicate_name_is_shown_at_that_players_name(page, open_game):
+    open_game("fairy-black-box")
+    for player in range(3):
+        page.get_by_test_id(f"fairy-black-box-p{player}-name").fill("Aki")
+        page.get_by_test_id(f"fairy-black-box-p{player}-t0-points").fill("1")
+    page.get_by_test_id("fairy-black-box-score").click()
+    expect(page.get_by_test_id("fairy-black-box-p1-name-error")).to_be_visible()
+    expect(page.get_by_test_id("fairy-black-box-result")).to_have_count(0)
