@@ -40,6 +40,13 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.slow)
+            item.add_marker(pytest.mark.filterwarnings(WERKZEUG_ABORTED_FILE))
+
+
+#: werkzeug's development server (these tests' server, never the service's) leaves the file
+#: of a static answer the browser aborted (the offline tests cut requests mid-answer) to the
+#: garbage collector, which may warn during any later test; gunicorn closes it at once.
+WERKZEUG_ABORTED_FILE = r"ignore:unclosed file <_io.BufferedReader name='.*/web/static/:ResourceWarning"
 
 
 @pytest.fixture(scope="package")
