@@ -36,6 +36,18 @@ from scoring_api.settings import SETTINGS
         ("SCORING_WRONG_KEY_RATE_LIMIT", "lots", "must be a rate such as 600 per minute"),
         ("SCORING_API_KEYS", "sk-test-9f8e7d6c5b4a", "must be keys of 24 to 200 printable characters"),
         ("SCORING_API_KEYS", "x" * 32, "must be keys hard to guess: key 1 has fewer than 10 different characters"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "https://scores.example", "must be host names such as scores.example"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "scores.example/mcp", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "*", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "*.example", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "scores.example:99999", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "scores.example,", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "scores.example, mcp.example", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "::1", "must be host names"),
+        ("SCORING_MCP_ALLOWED_HOSTS", "8080", "must be host names"),
+        ("SCORING_MCP_ALLOWED_ORIGINS", "app.example.org", "must be origins such as https://app.example.org"),
+        ("SCORING_MCP_ALLOWED_ORIGINS", "https://app.example.org/", "must be origins"),
+        ("SCORING_MCP_ALLOWED_ORIGINS", "*", "must be origins"),
     ],
 )
 def test_a_bad_setting_refuses_to_start_naming_the_variable(monkeypatch, variable, value, reason):
