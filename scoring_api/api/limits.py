@@ -11,7 +11,10 @@ wrong keys are themselves limited per address (``SCORING_WRONG_KEY_RATE_LIMIT``,
 them. If Redis does not answer within ``SCORING_RATELIMIT_STORAGE_TIMEOUT``, each worker
 counts in its own memory until it does (flask-limiter's in-memory fallback, which tries
 Redis again after 1, 2, 4 ... 32 s); the change is logged once each way, ``/healthz`` and
-``/metrics`` say where the limits are counted (docs/deployment.md, "Redis").
+``/metrics`` say where the limits are counted (docs/deployment.md, "Redis"). In memory, the
+counts are kept by :class:`~.limits_memory.LazyMemoryStorage`, which starts no thread; and
+flask-limiter looks at the requests of the limited blueprints only (docs/performance.md,
+"Rate limiter").
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from ..error_shape import ApiError, api_error_body
 from ..i18n import t
 from .body import bearer_key
 from .error_handlers import response_lang
+from .limits_memory import SCHEME as MEMORY_SCHEME
+from .limits_memory import LazyMemoryStorage
 
 log = logging.getLogger(__name__)
 
@@ -218,19 +223,28 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) 
     switched the worker to memory is served uncounted, not answered with a 500."""
     config = app.config
     storage_uri = config["RATELIMIT_STORAGE_URI"] or "memory://"
+    in_memory = urlsplit(storage_uri).scheme == "memory"
+    hooks = _request_hooks(app)
+    hooked_before = [list(funcs.get(None, ())) for funcs in hooks]
     limiter = Limiter(
         client_id,
         app=app,
-        storage_uri=storage_uri,
+        storage_uri=f"{MEMORY_SCHEME}://" if in_memory else storage_uri,
         storage_options=_storage_options(storage_uri, config["RATELIMIT_STORAGE_TIMEOUT"]),
         strategy="fixed-window",
-        in_memory_fallback_enabled=True,
+        in_memory_fallback_enabled=not in_memory,  # memory has nothing to fall back from
         swallow_errors=True,
         key_prefix="scoring",
     )
+    if not in_memory:
+        _lazy_fallback(limiter)
+    limited = [bp.name for bp in (*scoring, *chat)]
+    for funcs, before in zip(hooks, hooked_before, strict=True):
+        _scope_hooks(funcs, before, limited)
     app.extensions["rate_limits"] = limiter
     app.extensions["limits_storage"] = storage = LimitsStorage(limiter)
-    app.after_request(storage.watch)
+    for name in limited:  # the requests during which flask-limiter may switch
+        app.after_request_funcs.setdefault(name, []).append(storage.watch)
     app.extensions["limit_scopes"] = {bp.name: "scoring" for bp in scoring} | {bp.name: "chat" for bp in chat}
     app.extensions["chat_allowance"] = ChatAllowance(limiter, config["CHAT_TOKEN_BUDGET"], config["CHAT_MAX_IN_FLIGHT"])
     app.register_error_handler(RateLimitExceeded, _too_many)
@@ -238,6 +252,43 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) 
         limiter.shared_limit(config["RATE_LIMIT"], scope="scoring")(blueprint)
     for blueprint in chat:
         limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(blueprint)
+
+
+def _request_hooks(app: Flask) -> tuple[dict[Any, list[Any]], ...]:
+    """The app's hook tables, by blueprint name (``None``: every request)."""
+    return (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs)
+
+
+def _scope_hooks(funcs: dict[Any, list[Any]], before: list[Any], blueprints: list[str]) -> None:
+    """Move the hooks flask-limiter added to every request (those of ``funcs[None]`` not in
+    ``before``) to the requests of ``blueprints`` only. flask-limiter runs its check, its
+    headers and its context's reset around every request the app answers, and works out
+    each time that ``/healthz``, the form or ``/metrics`` carry no limit: 70 µs of a 140 µs
+    ``/healthz``. Flask runs a blueprint's hooks in the same places (before the view: after
+    the app's, of which there are none; after it and at teardown: before the app's, and
+    flask-limiter's after-hook writes no header here), so the limited requests are counted
+    and refused as before."""
+    added = [func for func in funcs.get(None, []) if func not in before]
+    if not added:
+        return
+    funcs[None] = [func for func in funcs[None] if func not in added]
+    for name in blueprints:
+        funcs.setdefault(name, []).extend(added)
+
+
+def _lazy_fallback(limiter: Limiter) -> None:
+    """Make flask-limiter's in-memory fallback (used while Redis does not answer) a
+    :class:`LazyMemoryStorage`, which starts no thread. flask-limiter builds its fallback
+    as a plain ``MemoryStorage()`` and has no setting to name another, so its two
+    attributes are replaced, with a strategy of the same class; should a later
+    flask-limiter keep them elsewhere, nothing is replaced (tests/api/test_limits_memory.py
+    fails then)."""
+    fallback = getattr(limiter, "_fallback_storage", None)
+    strategy = getattr(limiter, "_fallback_limiter", None)
+    if type(fallback) is MemoryStorage and isinstance(strategy, RateLimiter):
+        storage = LazyMemoryStorage()
+        limiter._fallback_storage = storage
+        limiter._fallback_limiter = type(strategy)(storage)
 
 
 def _storage_options(storage_uri: str, timeout: float) -> dict[str, Any]:
@@ -256,7 +307,7 @@ class LimitsStorage:
     """Where this worker counts the limits now: ``"redis"``, or ``"memory"`` (so configured,
     or flask-limiter's fallback while Redis does not answer). flask-limiter switches during
     a limited request and logs nothing a deployment sees; this reads the switch from its
-    public ``Limiter.limiter`` (the strategy in use and its storage) after each request,
+    public ``Limiter.limiter`` (the strategy in use and its storage) after each limited request,
     and writes one log line per change and tells the ``listeners`` (the ``/metrics``
     gauge)."""
 
@@ -283,7 +334,8 @@ class LimitsStorage:
         return where
 
     def watch(self, response: Response) -> Response:
-        """After each request: the switch flask-limiter may have made while checking it."""
+        """After each limited request (the only ones flask-limiter checks, and so the only
+        ones during which it may switch): the switch it may have made."""
         self.current()
         return response
 
