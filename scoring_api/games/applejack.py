@@ -443,6 +443,12 @@ def place(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
     to nothing.
     """
     check_placement(orchard, tile, pay)
+    return connect(orchard, tile, pay)
+
+
+def connect(orchard: Orchard, tile: Tile, pay: bool) -> Placement:
+    """:func:`place` without its checks, for a placement :func:`check_placement` allows
+    (the advice checks the orchard and the tile once for all its options)."""
     if not pay:
         return Placement(tile.field, True, 0, PASTURE_BONUS, (), 0, PASTURE_BONUS)
     # check_placement raised unless a bought tile states its price and (non-empty) beehives
@@ -521,10 +527,19 @@ def final_score(orchard: Orchard, supply: int) -> FinalScore:
     """docs/rules/applejack.md, "Final scoring": 1. harvest EVERY variety at die 3;
     2. double that crop; 3. variety bonus for the varieties that yielded honey (not
     doubled); 4. blossoms once; 5. the honey in supply."""
-    harvested = tuple(harvest(orchard, variety, FINAL_DIE) for variety in check_orchard(orchard))
+    return final_tally(final_harvest(orchard, check_orchard(orchard)), blossoms(orchard), supply)
+
+
+def final_harvest(orchard: Orchard, varieties: list[str]) -> tuple[Harvest, ...]:
+    """Final scoring's step 1 for an orchard already checked: each of ``varieties`` (the
+    orchard's, as :func:`check_orchard` lists them) harvested at die 3."""
+    return tuple(harvest(orchard, variety, FINAL_DIE) for variety in varieties)
+
+
+def final_tally(harvested: tuple[Harvest, ...], shown: int, supply: int) -> FinalScore:
+    """Final scoring's steps 2-5 from the final harvest, the blossoms shown and the supply."""
     crop = sum(found.honey for found in harvested)
     profitable = tuple(found.variety for found in harvested if found.honey >= 1)
     doubled = 2 * crop
     bonus = variety_bonus(len(profitable))
-    shown = blossoms(orchard)
     return FinalScore(harvested, shown, supply, crop, doubled, profitable, bonus, doubled + bonus + shown + supply)

@@ -4,6 +4,10 @@ Every empty field, every rotation that gives a different beehive layout, and eac
 paying for the tree side (when the supply covers the price) or flipping to the pasture:
 what the placement brings now (exactly as :func:`~.applejack.place`) and the final score
 if the game ended right after it (exactly as :func:`~.applejack.final_score`).
+
+The orchard and the tile are checked once, not once per option; and as beehives play no
+part in final scoring, the final harvest is worked out once per field and side, not once
+per rotation.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from typing import NamedTuple
 from .applejack import (
     ApplejackError,
     FinalScore,
+    Harvest,
     Orchard,
     Placement,
     Tile,
+    blossoms,
     check_orchard,
     check_tile,
-    final_score,
-    place,
+    connect,
+    final_harvest,
+    final_tally,
 )
 from .applejack_orchard import DIRECTIONS, FIELDS
 
@@ -78,15 +85,29 @@ def placements(orchard: Orchard, tile: Tile, supply: int) -> tuple[PlacementOpti
     for field in FIELDS:
         if field in occupied:
             continue
-        ways = [
-            (replace(tile, field=field, beehives=edges), steps, True) for edges, steps in layouts(tile.beehives).items()
-        ]
-        ways = [way for way in ways if supply >= tile.price]
-        ways.append((Tile(field, pasture=True), 0, False))
-        for placed, steps, pay in ways:
-            placement = place(orchard, placed, pay)
-            after = replace(orchard, tiles=(*orchard.tiles, placed))
-            final = final_score(after, supply + placement.honey)
-            options.append(PlacementOption(field, steps, placed.beehives or (), pay, placement, final))
+        if supply >= tile.price:
+            tree = replace(tile, field=field)
+            harvested = _final_harvest(orchard, tree)  # the same whichever way it is turned
+            for edges, steps in layouts(tile.beehives).items():
+                options.append(_option(orchard, replace(tree, beehives=edges), steps, True, harvested, supply))
+        pasture = Tile(field, pasture=True)
+        options.append(_option(orchard, pasture, 0, False, _final_harvest(orchard, pasture), supply))
     options.sort(key=lambda o: (-o.final_if_now, -o.honey_now, o.field, o.rotation, not o.pay))
     return tuple(options)
+
+
+def _final_harvest(orchard: Orchard, placed: Tile) -> tuple[Harvest, ...]:
+    """The final harvest of the orchard with ``placed`` in it (checked already)."""
+    after = replace(orchard, tiles=(*orchard.tiles, placed))
+    return final_harvest(after, after.varieties())
+
+
+def _option(
+    orchard: Orchard, placed: Tile, steps: int, pay: bool, harvested: tuple[Harvest, ...], supply: int
+) -> PlacementOption:
+    """One option: the placement's honey (:func:`~.applejack.place` without its checks)
+    and the final score of the orchard with the tile placed, from its final harvest."""
+    placement = connect(orchard, placed, pay)
+    after = replace(orchard, tiles=(*orchard.tiles, placed))
+    final = final_tally(harvested, blossoms(after), supply + placement.honey)
+    return PlacementOption(placed.field, steps, placed.beehives or (), pay, placement, final)

@@ -67,6 +67,23 @@ def test_pedro_hands_per_game(client):
     assert over.status_code == 400 and "hands" in over.get_json()["error"]["details"]
 
 
+def test_pedro_target_and_margin(client):
+    hand = {"bid": {"team": "NS", "amount": 7}, "points": {"NS": 0, "EW": 0}}
+    ok = post(
+        client, "/api/v1/pedro/game?lang=en", {"hands": [hand], "rules": {"target": 100, "bidder_out_margin": 100}}
+    )
+    assert ok.status_code == 200 and ok.get_json()["explanation"] == (
+        "After 1 hand(s): NS -7, EW 0 (target 100). The game goes on."
+    )
+    over = post(
+        client, "/api/v1/pedro/game?lang=en", {"hands": [hand], "rules": {"target": 101, "bidder_out_margin": 101}}
+    )
+    assert over.status_code == 400 and over.get_json()["error"]["details"] == {
+        "rules.target": ["Must be from 1 to 100."],
+        "rules.bidder_out_margin": ["Must be from 0 to 100."],
+    }
+
+
 def test_orchard_tiles(client):
     tiles = [{"field": f, "apples": {"red": 1}} for f in range(1, 20)]
     ok = post(client, "/api/v1/applejack/harvest", {"orchard": {"tiles": tiles}, "varieties": ["red"], "die": 1})

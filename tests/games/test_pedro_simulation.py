@@ -1,13 +1,15 @@
 """Thousands of simulated Pedro hands (seeded): the scorer's invariants hold on real play."""
 
 import random
+import statistics
 
 import pytest
 
-from scoring_api.games.pedro.cards import TEAMS, Card, points_of
+from scoring_api.games.pedro.cards import TEAMS, Card, next_seat, points_of
 from scoring_api.games.pedro.rules import Rules
-from scoring_api.games.pedro.scoring import hand_points
+from scoring_api.games.pedro.scoring import hand_points, settle
 from scoring_api.games.pedro.tricks import may_play, play_trick
+from scoring_api.schemas.pedro import MAX_HANDS, MAX_TARGET
 from tests.games.pedro_simulator import deal_and_play, reference_may_play, reference_winner, team
 
 pytestmark = pytest.mark.slow  # thousands of simulated hands (docs/development.md)
@@ -63,3 +65,32 @@ def test_simulated_hands_keep_the_invariants(rule):
     assert played > HANDS * 0.9  # the rest ran the stock dry before play and were redealt
     assert complete > played * 0.3  # many hands have all six point cards in play
     assert refused > played  # the follow rule is tested on many cards it refuses
+
+
+GAMES = 300
+
+
+def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
+    """Whole games to the highest target the schema allows, hands dealt and played as the
+    simulator plays them (random trump, random legal cards), settled from 0-0 until the
+    game is over: every one fits in MAX_HANDS hands (docs/rules/pedro.md, "Decisions", 16)."""
+    rng = random.Random("pedro-games")
+    rules = Rules(target=MAX_TARGET)
+    lengths = []
+    for number in range(GAMES):
+        scores, dealer, played, over = {"NS": 0, "EW": 0}, "NESW"[number % 4], 0, False
+        while not over:
+            hand = deal_and_play(rng, dealer, rules)
+            if hand is None:  # the stock ran dry: the same dealer deals again
+                continue
+            dealer = next_seat(dealer)
+            captured = {t: [] for t in TEAMS}
+            for leader, cards, _ in hand.tricks:
+                captured[play_trick(hand.trump, leader, cards).team] += cards
+            two_team = team(hand.two_holder) if hand.two_holder else None
+            points = hand_points(hand.trump, captured, rules, two_team).points
+            result = settle(team(hand.bidder), hand.bid, scores, points, rules)
+            scores, over, played = result.scores_after, result.game_over, played + 1
+        lengths.append(played)
+    assert (statistics.median(lengths), max(lengths)) == (25, 51)  # random trumps: longer than a table's
+    assert max(lengths) < MAX_HANDS
