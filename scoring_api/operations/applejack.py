@@ -79,8 +79,8 @@ def _area(area: applejack.Area, die: int, orchard: applejack.Orchard, lang: str)
         place_key, shown = "applejack.place_fields", area.fields
     place = t(place_key, lang, fields_text=join_list(shown, lang), count=len(area.board_apples))
     return {
-        "fields": area.fields,
-        "board_apples": area.board_apples,
+        "fields": list(area.fields),
+        "board_apples": list(area.board_apples),
         "apples": area.apples,
         "honey": area.honey,
         "explanation": t(

@@ -3,7 +3,11 @@
 An :class:`Operation` names its path, its request and response schemas and a handler
 ``(loaded request, lang) -> answer``. :meth:`Operation.run` is the road the REST view,
 a tool call, an MCP call and the chat all take: load the request with its marshmallow
-schema, apply the rules, dump the answer with the response schema.
+schema, apply the rules, and return the handler's answer as it is built. A handler builds
+its answer in the response schema's shape, key order included (plain dicts, lists, text,
+integers, booleans and None), so no dump walks it again (docs/performance.md, "Answers
+built once"); the response schema stays the contract (the OpenAPI document's answers),
+and the tests check every answer they get against it (``tests/conftest.py``).
 
 A rule refuses in the game's own terms (:class:`~scoring_api.games.rule_error.RuleError`'s
 position, e.g. ``(("player", 1), "name")``), since one rule serves several requests; each
@@ -46,17 +50,17 @@ class Operation:
     terms: dict[str, RequestName] = field(default_factory=dict, compare=False)
 
     def run(self, payload, lang: str) -> dict:
-        """Load ``payload`` with the request schema, apply the rules, dump the answer.
+        """Load ``payload`` with the request schema, apply the rules, return the answer as
+        the handler built it (already the response schema's shape: no dump).
 
         Invalid input raises marshmallow's ValidationError, a rule's refusal an ApiError
         (both 400s)."""
         request = localized(self.request, lang).load(payload)
         try:
-            answer = self.handler(request, lang)
+            return self.handler(request, lang)
         except RuleError as error:
             shown = self.display_facts(error.facts, lang) if self.display_facts else {}
             raise rule_error(error, self.tag, lang, self.terms, **shown) from None
-        return self.response_schema.dump(answer)
 
     @cached_property
     def request_schema(self) -> Schema:
@@ -65,6 +69,8 @@ class Operation:
 
     @cached_property
     def response_schema(self) -> Schema:
+        """The answer's shape, the contract every handler's answer keeps (the tests check
+        each answer against it); :meth:`run` returns the answer without it."""
         return self.response()
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from scoring_api import create_app
 from scoring_api.operations.registry import OPERATIONS
+from tests.conftest import answer_mismatches
 from tests.recorded.recorder import raw_bytes
 
 pytestmark = pytest.mark.slow  # 13,000 recorded answers replayed (docs/development.md)
@@ -75,3 +76,18 @@ def test_recorded_answers(target):
     assert not differences, f"{len(differences)} of {len(RECORDED[target])} answers changed:\n" + "\n".join(
         differences[:5]
     )
+
+
+OPERATION_AT = {f"{op.method} /api/v1{op.path}": op for op in OPERATIONS}
+
+
+@pytest.mark.parametrize("target", [target for target in RECORDED if target in OPERATION_AT])
+def test_recorded_answers_keep_their_response_schema(target):
+    """Every recorded 200 answer (the response schema's dump wrote them) is, read back,
+    exactly what that schema makes of it (tests/conftest.py, ``answer_mismatches``): so
+    the handlers' answers, built once and replayed above byte for byte, keep the schema too."""
+    op = OPERATION_AT[target]
+    answers = [json.loads(raw_bytes(record["answer"])) for record in RECORDED[target] if record["status"] == 200]
+    assert answers
+    found = {index: mismatches for index, answer in enumerate(answers) if (mismatches := answer_mismatches(op, answer))}
+    assert found == {}, f"{len(found)} of {len(answers)} answers miss the schema: {list(found.items())[:3]}"
