@@ -1,8 +1,10 @@
 """Apero at the table: no tap lost, totals in view, nothing lost on reload, shared by a link."""
 
+import contextlib
 import re
+from datetime import datetime
 
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 from .conftest import PHONE, in_view, wait_for_focus_in
 from .test_apero_form import OFFICIAL_EXAMPLE, enter_hand
@@ -151,3 +153,69 @@ def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen)
     expect(screen.get_by_test_id("apero-pick-gain-0")).to_have_text("+11")  # purple -3: (-1 + -3) × (-2 + -3) = 20
     expect(screen.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")  # green 1: (1 + 2) × 3 = 9
     expect(screen.get_by_test_id("apero-pick-gain-2")).to_have_text("+2")  # blue 2: a new colour
+
+
+def test_a_tap_is_sent_at_once_with_no_timer_to_wait_for(page):
+    """The page's clock is stopped, so no timer runs: the total still comes, because a tap
+    asks the service at once (the form used to wait 120 ms on a timer before sending)."""
+    page.clock.install(time=datetime(2026, 12, 1, 12, 0))
+    open_apero(page)
+    page.clock.pause_at(datetime(2026, 12, 1, 13, 0))
+    page.get_by_test_id("apero-p0-red-3").click()
+    page.get_by_test_id("apero-p0-blue-2").click()
+    expect(page.get_by_test_id("apero-p0-running")).to_have_text("5点")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("5")
+    expect(page.get_by_test_id("apero-totals-ranking-0")).to_contain_text("5")
+
+
+def test_a_newer_tap_cancels_the_question_still_on_its_way(page):
+    open_apero(page)
+    held = []
+    page.route("**/api/v1/apero/score*", lambda route: held.append(route) if len(held) < 2 else route.continue_())
+    failed = []
+    page.on("requestfailed", lambda request: failed.append((request.post_data_json, request.failure)))
+    page.get_by_test_id("apero-p0-red-1").click()  # asked, and held on its way
+    page.get_by_test_id("apero-p0-red-2").click()  # asked again: the first question is cancelled
+    for _ in range(100):
+        if len(held) == 2 and failed:
+            break
+        page.wait_for_timeout(50)
+    one_card = {"sets": 1, "players": [{"name": "プレイヤー1", "cards": [{"color": "red", "value": 1}]}]}
+    assert failed == [(one_card, "net::ERR_ABORTED")]
+    held[1].continue_()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")  # red 1 + 2
+    with contextlib.suppress(Error):  # the cancelled question's answer, too late: nobody reads it
+        held[0].fulfill(json={"players": [{"name": "プレイヤー1", "total": 1, "total_text": "1"}]})
+    page.get_by_test_id("apero-p0-red-3").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("9")  # then the next tap as ever: (1 + 2) × 3
+    expect(page.get_by_test_id("apero-p0-running")).to_have_text("9点")
+
+
+def test_a_tap_redraws_only_what_it_changed(page):
+    """The answer and the tap patch the page: the tapped card's buttons (its hand's and the
+    table's, whose copies left change) and the totals; every other card button is the same
+    element, untouched, and so are the result's and the totals' nodes."""
+    open_apero(page)
+    page.get_by_test_id("apero-p0-red-1").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("1")
+    page.evaluate(
+        """() => {
+          const ids = ['apero-p0-red-2', 'apero-p0-green-1', 'apero-result-0', 'apero-total-0', 'apero-totals-ranking-0'];
+          window.keptNodes = ids.map((id) => document.querySelector(`[data-testid='${id}']`));
+          window.changedCards = new Set();
+          new MutationObserver((records) => {
+            for (const record of records) {
+              const el = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+              const card = el.closest('button.card');
+              if (card) window.changedCards.add(card.dataset.testid);
+            }
+          }).observe(document.getElementById('panel-apero'), { subtree: true, childList: true, characterData: true, attributes: true });
+        }"""
+    )
+    page.get_by_test_id("apero-p0-red-2").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    expect(page.get_by_test_id("apero-p0-red-2")).to_contain_text("×1")
+    assert page.evaluate(
+        "() => window.keptNodes.every((el) => document.querySelector(`[data-testid='${el.dataset.testid}']`) === el)"
+    )
+    assert sorted(page.evaluate("() => [...window.changedCards]")) == ["apero-p0-red-2", "apero-table-red-2"]

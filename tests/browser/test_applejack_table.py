@@ -173,6 +173,35 @@ def test_emptying_the_orchard_or_removing_a_player_asks_first(page, open_game):
     assert messages == ["タロウの果樹園を消して、プレイヤーを削除しますか？"]
 
 
+def test_a_harvest_at_another_die_redraws_the_honey_not_the_orchard(page):
+    """The areas are the same at every die: the second harvest patches the honey and the
+    explanation, and leaves every hex of the orchard as it was (the same nodes, untouched)."""
+    open_applejack(page)
+    build_small_orchard(page)
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("3")  # (2 + 2) - 1; 1 - 1
+    area = page.get_by_test_id("aj-field-10").get_attribute("data-area")
+    page.evaluate(
+        """() => {
+          window.hexes = [...document.querySelectorAll('[data-testid=aj-orchard] g')];
+          window.changedHexes = new Set();
+          new MutationObserver((records) => {
+            for (const record of records) {
+              const el = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+              if (el.closest('[data-testid=aj-orchard]')) window.changedHexes.add(el.closest('g')?.id || el.tagName);
+            }
+          }).observe(document.getElementById('panel-applejack'), { subtree: true, childList: true, characterData: true, attributes: true });
+        }"""
+    )
+    page.get_by_test_id("aj-die-2").check()
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-harvest-honey")).to_have_text("2")  # (2 + 2) - 2
+    expect(page.get_by_test_id("aj-harvest-result")).to_contain_text("リンゴ 4 − ダイス 2 = ハチミツ 2")
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute("data-area", area)
+    assert page.evaluate("() => window.changedHexes.size") == 0
+    assert page.evaluate("() => window.hexes.length === 38 && window.hexes.every((g) => g.isConnected)")
+
+
 # -- 2. Never lose a tap ----------------------------------------------------------------------
 
 

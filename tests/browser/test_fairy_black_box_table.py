@@ -320,3 +320,25 @@ def test_every_tap_target_is_big_labelled_by_its_text_and_readable(screen):
         == screen.locator("#panel-fairy-black-box section[aria-label], #panel-fairy-black-box ol[aria-label]").count()
     )
     assert screen.evaluate(CONTRAST, "panel-fairy-black-box") == []
+
+
+def test_scoring_again_patches_the_ranking_in_place(page):
+    """A second score changes the numbers on the ranking already shown: the same elements,
+    the new score, the focus still on the result; the form's boxes are never redrawn."""
+    open_fairy_black_box(page)
+    fill_table(page)
+    page.get_by_test_id("fairy-black-box-score").click()
+    expect_the_ranking(page)
+    page.evaluate(
+        """() => { window.keptNodes = ['fairy-black-box-result', 'fairy-black-box-score-1', 'fairy-black-box-p1-t0-points']
+             .map((id) => document.querySelector(`[data-testid='${id}']`)); }"""
+    )
+    page.get_by_test_id("fairy-black-box-p1-t0-points").fill("6")
+    page.get_by_test_id("fairy-black-box-score").click()
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_have_text("★Ben6点")
+    expect(page.get_by_test_id("fairy-black-box-score-1")).to_have_text("6")
+    expect(page.get_by_test_id("fairy-black-box-stale")).to_have_count(0)
+    page.wait_for_function("document.getElementById('fairy-black-box-result')?.contains(document.activeElement)")
+    assert page.evaluate(
+        "() => window.keptNodes.every((el) => document.querySelector(`[data-testid='${el.dataset.testid}']`) === el)"
+    )

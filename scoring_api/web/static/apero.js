@@ -4,8 +4,8 @@
 // the card; the totals stay in view in a bar at the bottom while cards are tapped.
 
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer } from './dom.js';
-import { t } from './i18n.js';
+import { h, onPage, patch, rankingStrip, showAnswer, unchanged } from './dom.js';
+import { getLang, t } from './i18n.js';
 import { keep, kept } from './store.js';
 
 const COLORS = [
@@ -26,7 +26,6 @@ const latestPick = latestOnly();
 let root = null; // the form, re-rendered on every change
 let live = null; // the results: a live region that stays in place
 let totals = null; // the totals bar: every player's total, kept in view while tapping
-let timer = null;
 let refused = null; // {prefix, color, value}: a card tapped with no copy left, explained at its picker
 
 function newPlayer() { return { name: '', cards: [] }; }
@@ -71,11 +70,14 @@ function refusal(cards, prefix) {
     t('apero.addSetAndCard', { sets: state.sets + 1, card }))] : null);
 }
 
+/** The table changed: kept, asked at once (a question still on its way is cancelled and
+ * its answer ignored), then drawn while the service works. */
 function change(focusFallback) {
   save();
-  render(focusFallback);
-  clearTimeout(timer);
-  timer = setTimeout(() => { score(); advise(); }, 120);
+  score();
+  advise();
+  renderForm(focusFallback); // the results stand until the answer
+  renderTotals();
 }
 
 /** Which table card should `me` take: every player's gain for each (POST apero/pick). */
@@ -87,7 +89,7 @@ async function advise() {
   if (pick.me >= state.players.length) pick.me = 0;
   const players = state.players.map((p, i) => ({ name: playerName(p, i), cards: p.cards }));
   const body = { sets: state.sets, players, me: players[pick.me].name, table: pick.table };
-  const answer = await latestPick(() => post('apero/pick', body));
+  const answer = await latestPick((signal) => post('apero/pick', body, signal));
   if (!answer) return;
   pick.result = answer.ok ? answer.data : null;
   pick.placed = answer.ok ? null : placeErrors(answer.error, placePick);
@@ -110,12 +112,20 @@ async function score() {
     return;
   }
   const body = { sets: state.sets, players: sent.map(([p, i]) => ({ name: playerName(p, i), cards: p.cards })) };
-  const answer = await latest(() => post('apero/score', body));
+  const answer = await latest((signal) => post('apero/score', body, signal));
   if (!answer) return;
+  const refusedBefore = state.placed;
   state.sentIndex = sent.map(([, i]) => i);
   state.result = answer.ok ? answer.data : null;
   state.placed = answer.ok ? null : placeErrors(answer.error, placeApero);
-  render();
+  if (refusedBefore || state.placed) { render(); return; } // reasons shown at their boxes, or taken away
+  // A score changes the totals only: each player's running total, the results and the bar.
+  state.players.forEach((player, i) => {
+    const count = document.getElementById(`apero-p${i}-count`);
+    if (count) patch(count, handCount(player, i));
+  });
+  renderResults();
+  renderTotals();
 }
 
 /** players[k].cards[..] -> the cards of the k-th player SENT (mapped back to the form). */
@@ -134,21 +144,34 @@ function cardPicker(cards, prefix, labelKey) {
   return [COLORS.map(([color, values]) => h('div', { class: 'color-row', role: 'group', 'aria-label': colorName(color) },
     h('span', { class: `swatch c-${color}`, 'aria-hidden': 'true' }),
     h('span', { class: 'color-name' }, colorName(color)),
-    values.map((value) => {
-      const count = countOf(cards, color, value);
-      const left = copiesLeft(color, value);
-      // The name is the visible text with words for a screen reader around it (no aria-label
-      // that would differ from what is seen): 「赤 1を追加。取ったカード×1、残り2」.
-      return h('button', {
-        type: 'button', class: `card c-${color}${count ? ' picked' : ''}${left <= 0 ? ' none-left' : ''}`, id: `${prefix}-${color}-${value}`,
-        testid: `${prefix}-${color}-${value}`, 'aria-disabled': left <= 0 ? 'true' : null,
-        onclick: () => addCard(cards, prefix, color, value),
-      }, h('span', { class: 'sr-only' }, `${colorName(color)} `),
-      h('span', { class: 'value' }, String(value)),
-      h('span', { class: 'sr-only' }, t(labelKey)),
-      count ? [h('span', { class: 'sr-only' }, t(`${labelKey}Count`)), h('span', { class: 'count' }, `×${count}`), h('span', { class: 'sr-only' }, t('apero.listSeparator'))] : null,
-      h('span', { class: 'left', testid: `${prefix}-${color}-${value}-left` }, t('apero.leftShort', { n: Math.max(left, 0) })));
-    }))), refusal(cards, prefix)];
+    values.map((value) => cardButton(cards, prefix, labelKey, color, value)))), refusal(cards, prefix)];
+}
+
+// The card buttons drawn before, per hand (the array they add to): a button that would be
+// drawn the same stays the node on the page (unchanged: a patch passes over it), so a tap
+// redraws the few buttons whose count or copies left changed, not the 18 of every picker.
+const drawn = new WeakMap();
+
+function cardButton(cards, prefix, labelKey, color, value) {
+  const count = countOf(cards, color, value);
+  const left = copiesLeft(color, value);
+  const look = [prefix, labelKey, count, left, getLang()].join('|');
+  if (!drawn.has(cards)) drawn.set(cards, new Map());
+  const before = drawn.get(cards).get(`${color}${value}`);
+  if (before?.look === look) return unchanged(onPage(before.node));
+  // The name is the visible text with words for a screen reader around it (no aria-label
+  // that would differ from what is seen): 「赤 1を追加。取ったカード×1、残り2」.
+  const node = h('button', {
+    type: 'button', class: `card c-${color}${count ? ' picked' : ''}${left <= 0 ? ' none-left' : ''}`, id: `${prefix}-${color}-${value}`,
+    testid: `${prefix}-${color}-${value}`, 'aria-disabled': left <= 0 ? 'true' : null,
+    onclick: () => addCard(cards, prefix, color, value),
+  }, h('span', { class: 'sr-only' }, `${colorName(color)} `),
+  h('span', { class: 'value' }, String(value)),
+  h('span', { class: 'sr-only' }, t(labelKey)),
+  count ? [h('span', { class: 'sr-only' }, t(`${labelKey}Count`)), h('span', { class: 'count' }, `×${count}`), h('span', { class: 'sr-only' }, t('apero.listSeparator'))] : null,
+  h('span', { class: 'left', testid: `${prefix}-${color}-${value}-left` }, t('apero.leftShort', { n: Math.max(left, 0) })));
+  drawn.get(cards).set(`${color}${value}`, { look, node });
+  return node;
 }
 
 function handStrip(player, i) {
@@ -169,9 +192,15 @@ function resultOf(i) {
   return k >= 0 && state.result ? state.result.players[k] : null;
 }
 
+/** 「取ったカード6枚」 and, when scored, the player's running total. */
+function handCount(player, i) {
+  const scored = resultOf(i);
+  return [t('apero.handCount', { n: player.cards.length }),
+    scored ? h('strong', { class: 'running-total', testid: `apero-p${i}-running` }, t('apero.runningTotal', { total: scored.total_text })) : null];
+}
+
 function playerSection(player, i) {
   const nameId = `apero-p${i}-name`;
-  const scored = resultOf(i);
   return h('section', { class: 'card-box player', testid: `apero-player-${i}`, 'aria-labelledby': `apero-p${i}-title` },
     h('div', { class: 'row' },
       h('h3', { id: `apero-p${i}-title`, class: 'sr-only' }, playerName(player, i)),
@@ -185,8 +214,7 @@ function playerSection(player, i) {
     h('div', { class: 'picker' }, cardPicker(player.cards, `apero-p${i}`, 'apero.addCard')),
     // Below the picker: a total arriving never moves the card buttons under a finger.
     h('div', { class: 'hand-head' },
-      h('span', null, t('apero.handCount', { n: player.cards.length }),
-        scored ? h('strong', { class: 'running-total', testid: `apero-p${i}-running` }, t('apero.runningTotal', { total: scored.total_text })) : null),
+      h('span', { id: `apero-p${i}-count` }, handCount(player, i)),
       player.cards.length ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-clear`,
         onclick: () => { player.cards = []; change(`apero-p${i}-name`); } }, t('apero.clear')) : null),
     handStrip(player, i),
@@ -288,7 +316,14 @@ function pickSection() {
 
 export function render(focusFallback) {
   if (!root) return;
-  rerender(root, [
+  renderForm(focusFallback);
+  renderResults();
+  renderTotals();
+}
+
+/** The entry form: sets, each player's cards, どれを取る？. */
+function renderForm(focusFallback) {
+  patch(root, [
     h('h2', null, t('apero.title')),
     h('p', { class: 'hint no-print' }, t('apero.intro')),
     h('div', { class: 'row no-print' },
@@ -304,12 +339,18 @@ export function render(focusFallback) {
       onclick: () => { state.players.push(newPlayer()); change(); } }, t('apero.addPlayer')) : null,
     pickSection(),
   ], focusFallback);
+}
+
+function renderResults() {
   live.setAttribute('aria-label', t('apero.results'));
-  rerender(live, [errorBox(state.placed, 'apero-error'), resultView()]);
+  patch(live, [errorBox(state.placed, 'apero-error'), resultView()]);
+}
+
+function renderTotals() {
   // The bar also carries 「どれを取る？」's best card, and a button that brings the ranked
   // options into view with the focus: they may be below the fold while table cards are tapped.
   const best = pick.result?.options?.[0];
-  rerender(totals, [
+  patch(totals, [
     state.result && state.result.players.length ? [
       h('span', { class: 'sr-only' }, t('apero.totals')),
       ranking(state.result, 'apero-totals-ranking')] : null,

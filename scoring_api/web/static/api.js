@@ -6,13 +6,14 @@ import { getLang, t } from './i18n.js';
 
 /**
  * Call `/api/v1/<path>`; resolves to {ok: true, data} or {ok: false, error: {code, message,
- * details}} and never throws, so the form can always show what happened.
+ * details}} and never throws, so the form can always show what happened. `signal` (an
+ * AbortController's) cancels the call: it then resolves to the error `aborted`.
  */
-export async function api(method, path, body, params = {}) {
+export async function api(method, path, body, params = {}, signal = undefined) {
   const url = new URL(`api/v1/${path}`, document.baseURI);
   url.searchParams.set('lang', getLang());
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  const init = { method, headers: { Accept: 'application/json' } };
+  const init = { method, headers: { Accept: 'application/json' }, signal };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -21,12 +22,14 @@ export async function api(method, path, body, params = {}) {
   try {
     response = await fetch(url, init);
   } catch {
+    if (signal?.aborted) return aborted();
     // No answer at all: offline (the service worker never answers API calls), or the service is unreachable.
     if (navigator.onLine === false) return { ok: false, error: { code: 'offline', message: t('error.offline'), details: {} } };
     return { ok: false, error: { code: 'network', message: t('error.network'), details: {} } };
   }
   let data = null;
   try { data = await response.json(); } catch { /* not JSON */ }
+  if (signal?.aborted) return aborted();
   if (response.ok && data) return { ok: true, data };
   if (data && data.error && typeof data.error.message === 'string') {
     return { ok: false, error: { details: {}, ...data.error } };
@@ -34,15 +37,27 @@ export async function api(method, path, body, params = {}) {
   return { ok: false, error: { code: `http_${response.status}`, message: t('error.http', { status: response.status }), details: {} } };
 }
 
-export const post = (path, body) => api('POST', path, body);
-export const get = (path, params) => api('GET', path, undefined, params);
+/** A call cancelled because a newer one made it stale: never shown. */
+const aborted = () => ({ ok: false, error: { code: 'aborted', message: '', details: {} } });
 
-/** Wrap calls so that only the answer to the newest call is used (older ones resolve null). */
+export const post = (path, body, signal) => api('POST', path, body, {}, signal);
+export const get = (path, params, signal) => api('GET', path, undefined, params, signal);
+
+/**
+ * Wrap calls so that only the answer to the newest call is used: a call starting cancels
+ * the one still on its way (`promiseFactory(signal)` passes the signal to post or get), and
+ * an older answer resolves null, even one that arrived before it could be cancelled.
+ */
 export function latestOnly() {
   let counter = 0;
+  let controller = null;
   return async (promiseFactory) => {
     const mine = ++counter;
-    const result = await promiseFactory();
+    controller?.abort();
+    const own = new AbortController();
+    controller = own;
+    const result = await promiseFactory(own.signal);
+    if (controller === own) controller = null;
     return mine === counter ? result : null;
   };
 }

@@ -4,7 +4,7 @@
 // orchard. Everything entered is kept in the browser and travels in a shared link.
 
 import { errorBox, latestOnly, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer, whenRendered } from './dom.js';
+import { h, onPage, patch, rankingStrip, showAnswer, whenRendered } from './dom.js';
 import { t } from './i18n.js';
 import { AREA_COLORS, EDGES, VARIETIES, describeTile, orchardSvg } from './orchard.js';
 import { keep, kept } from './store.js';
@@ -315,13 +315,14 @@ async function run(kind, { quiet = false, field = null } = {}) {
     settle(kind, { placed: found }, quiet);
     return;
   }
-  const answer = await latest(() => post(request.path, request.body));
+  const answer = await latest((signal) => post(request.path, request.body, signal));
   if (!answer) return;
   settle(kind, answer.ok ? { data: answer.data } : { placed: placeAnswer(answer.error, kind, request) }, quiet, request);
 }
 
 /** An answer (or the reasons it could not be asked) is shown; the editor closes. */
 function settle(kind, { data, placed }, quiet, request) {
+  const markedBefore = state.placed;
   if (!quiet) state.selected = null;
   state.view = data ? { kind, data, placing: request?.placing } : null;
   state.placed = placed || null;
@@ -331,13 +332,15 @@ function settle(kind, { data, placed }, quiet, request) {
   const firstField = Object.keys(state.placed?.bySlot || {}).find((slot) => slot.startsWith('field-'));
   if (firstField && !quiet) state.selected = Number(firstField.slice(6)); // open the tile to fix
   save();
-  render();
+  if (markedBefore || state.placed) render(); // reasons shown at their boxes, or taken away
+  else { renderOrchard(); renderEditor(); renderResults(); } // all that an answer changes
   if (!quiet) reveal(kind);
 }
 
-/** Run `fn(node)` once `node` is on the page (a render waits while a pointer is pressed). */
+/** Run `fn(el)` once `node` of a render is on the page as `el` (a render waits while a
+ * pointer is pressed, and a patch may keep the page's element in its place). */
 function whenShown(node, fn) {
-  if (node) whenRendered(() => { if (node.isConnected) fn(node); });
+  if (node) whenRendered(() => { const el = onPage(node); if (el.isConnected) fn(el); });
 }
 
 /** Brings the answer (or what to fix) into view and moves the focus to it. */
@@ -505,12 +508,15 @@ function pickField(field) {
   });
 }
 
+const focusHex = (field) => { state.hex = field; };
+const hexesDrawn = new Map(); // the orchard's hexes drawn before (orchard.js)
+
 function renderOrchard() {
   const errorFields = new Set(fieldSlots());
-  rerender(boxes.orchard, [
+  patch(boxes.orchard, [
     orchardSvg({
       tiles: me().tiles, selected: state.selected, areaOf: shownAreas(), errorFields, focusable: state.hex,
-      onPick: pickField, onFocusHex: (field) => { state.hex = field; },
+      onPick: pickField, onFocusHex: focusHex, drawn: hexesDrawn,
     }),
     built['aj-field-errors'] = errorFields.size ? h('ul', { class: 'field-error', id: 'aj-field-errors', testid: 'aj-field-errors' },
       [...errorFields].sort((a, b) => a - b).flatMap((f) => state.placed.bySlot[`field-${f}`].map((reason) => h('li', null, reason)))) : null,
@@ -752,18 +758,18 @@ function renderResults() {
   const unplaced = state.placed && !Object.keys(state.placed.bySlot).length ? state.placed : null; // e.g. offline
   built.errorBox = errorBox(unplaced, 'aj-error');
   built.result = resultView();
-  rerender(boxes.results, [built.errorBox, built.result]);
+  patch(boxes.results, [built.errorBox, built.result]);
 }
-function renderEditor() { rerender(boxes.editor, editor()); }
+function renderEditor() { patch(boxes.editor, editor()); }
 
 export function render(focusFallback) {
   if (!boxes.root) return;
   boxes.title.textContent = t('aj.title');
   boxes.intro.textContent = t('aj.intro');
-  rerender(boxes.players, playersBar());
+  patch(boxes.players, playersBar());
   renderOrchard();
   renderEditor();
-  rerender(boxes.actions, actions(), focusFallback);
+  patch(boxes.actions, actions(), focusFallback);
   renderResults();
   boxes.clear.textContent = t('aj.clearOrchard');
   boxes.results.setAttribute('aria-label', t('aj.results'));

@@ -3,7 +3,7 @@
 // survives a reload (store.js) and travels in a shared link (snapshot / restore).
 
 import { errorBox, get, latestOnly, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer, toInt, whenRendered } from './dom.js';
+import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -142,7 +142,7 @@ function placeRefusal(error) {
 /** Score the table; `reveal` (the score button) brings the answer into view. */
 async function score(reveal = false) {
   if (!state.setup && state.players.some((p) => !p.eliminated && toInt(p.mood) === null)) await loadSetup();
-  const answer = await latest(() => post('fairy-black-box/score', body()));
+  const answer = await latest((signal) => post('fairy-black-box/score', body(), signal));
   if (!answer) return;
   state.result = answer.ok ? answer.data : null;
   state.placed = answer.ok ? null : placeRefusal(answer.error);
@@ -158,7 +158,7 @@ async function score(reveal = false) {
 }
 
 async function loadSetup() {
-  const answer = await latestSetup(() => get('fairy-black-box/setup', { players: state.players.length }));
+  const answer = await latestSetup((signal) => get('fairy-black-box/setup', { players: state.players.length }, signal));
   if (!answer) return;
   state.setup = answer.ok ? answer.data : null;
   render();
@@ -271,7 +271,7 @@ export function resultCard(result, mood = () => null, prefix = GAME) {
 function renderResults() {
   live.setAttribute('aria-label', t('fairy-black-box.results'));
   live.classList.toggle('stale', state.stale);
-  rerender(live, [
+  patch(live, [
     state.stale ? h('p', { class: 'warning', testid: 'fairy-black-box-stale' }, t('fairy-black-box.stale')) : null,
     errorBox(state.placed, 'fairy-black-box-error'),
     resultView(),
@@ -280,7 +280,7 @@ function renderResults() {
 
 export function render(focusFallback) {
   if (!root) return;
-  rerender(root, [
+  patch(root, [
     h('h2', null, t('fairy-black-box.title')),
     h('p', { class: 'hint no-print' }, t('fairy-black-box.intro')),
     state.setup ? h('details', { class: 'hint no-print', testid: 'fairy-black-box-setup' },

@@ -4,8 +4,8 @@
 // them (left/right along a row, up/down to the nearest hex of the next row), Home/End to
 // the ends of a row.
 
-import { s } from './dom.js';
-import { t } from './i18n.js';
+import { s, onPage, unchanged } from './dom.js';
+import { getLang, t } from './i18n.js';
 
 const SIZE = 40; // hex radius in SVG units
 const ROOT3 = Math.sqrt(3);
@@ -99,8 +99,11 @@ function tileContent(tile, x, y) {
  * The orchard SVG. `tiles` maps field -> tile; `areaOf` maps field -> area index (for the
  * highlight); `errorFields` is a Set of fields with errors; `onPick(field)` on click/Enter;
  * `focusable` is the hex in the Tab order, `onFocusHex(field)` says which one has the focus.
+ * `drawn` (a Map the caller keeps for one orchard on the page, with the same `onPick` and
+ * `onFocusHex` every time) remembers the hexes drawn: a hex that would be drawn the same
+ * stays the page's node (unchanged), so a patch redraws only the hexes that changed.
  */
-export function orchardSvg({ tiles, selected, areaOf, errorFields, onPick, focusable, onFocusHex }) {
+export function orchardSvg({ tiles, selected, areaOf, errorFields, onPick, focusable, onFocusHex, drawn = null }) {
   const width = SIZE * ROOT3 * 5 + 8;
   const height = SIZE * 8 + 8;
   const inTabOrder = focusable || selected || 1;
@@ -112,9 +115,22 @@ export function orchardSvg({ tiles, selected, areaOf, errorFields, onPick, focus
     target.focus();
   };
   const hexes = FIELDS.map((place) => {
-    const [x, y] = centre(place);
     const tile = tiles[place.field];
     const area = areaOf.get(place.field);
+    const look = JSON.stringify([tile ?? null, area ?? null, errorFields.has(place.field), selected === place.field, place.field === inTabOrder, getLang()]);
+    const before = drawn?.get(place.field);
+    if (before?.look === look) return before.nodes.map((node) => unchanged(onPage(node)));
+    const nodes = hexNodes(place, tile, area);
+    drawn?.set(place.field, { look, nodes });
+    return nodes;
+  });
+  return s('svg', {
+    viewBox: `${-width / 2} ${-height / 2} ${width} ${height}`, class: 'orchard', testid: 'aj-orchard',
+    role: 'group', 'aria-label': t('aj.orchard'),
+  }, hexes);
+
+  function hexNodes(place, tile, area) {
+    const [x, y] = centre(place);
     const classes = ['hex', tile ? (tile.pasture ? 'pasture' : 'tree') : 'empty'];
     if (area !== undefined) classes.push('hl');
     if (errorFields.has(place.field)) classes.push('has-error');
@@ -145,9 +161,5 @@ export function orchardSvg({ tiles, selected, areaOf, errorFields, onPick, focus
         area !== undefined ? s('circle', { cx: x, cy: y + 30, r: 6.5, class: 'area-dot' }) : null,
         area !== undefined ? s('text', { x, y: y + 33, class: 'area-tag' }, String(area + 1)) : null),
     ];
-  });
-  return s('svg', {
-    viewBox: `${-width / 2} ${-height / 2} ${width} ${height}`, class: 'orchard', testid: 'aj-orchard',
-    role: 'group', 'aria-label': t('aj.orchard'),
-  }, hexes);
+  }
 }

@@ -4,7 +4,7 @@
 // entered survive a reload (store.js) and travel in a shared link (snapshot / restore).
 
 import { errorBox, pathParts, post } from './api.js';
-import { h, rankingStrip, rerender, showAnswer, toInt, whenRendered } from './dom.js';
+import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
 import { t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -16,12 +16,12 @@ const POINT_CARDS = [
   { key: 'pedro', rank: '5', points: 5 }, { key: 'low', rank: '5', points: 5, low: true }, { key: 'two', rank: '2', points: 1 },
 ];
 const RULES = [
-  { key: 'target', min: 1, max: 1000 }, { key: 'min_bid', min: 1, max: 14 }, { key: 'max_bid', min: 1, max: 14 },
-  { key: 'dealer_forced_bid', min: 1, max: 14 }, { key: 'bidder_out_margin', min: 0, max: 1000 },
+  { key: 'target', min: 1, max: 100 }, { key: 'min_bid', min: 1, max: 14 }, { key: 'max_bid', min: 1, max: 14 },
+  { key: 'dealer_forced_bid', min: 1, max: 14 }, { key: 'bidder_out_margin', min: 0, max: 100 },
   { key: 'two_scored_by', options: ['dealt', 'captured', 'played'] },
   { key: 'tie_rule', options: ['extra_hand', 'bidder_wins', 'higher_score'] },
 ];
-const MAX_HANDS = 200; // as the API accepts
+const MAX_HANDS = 80; // as the API accepts
 const MAX_POINTS = 14;
 const MAX_CAPTURED = 24; // per team, as the API accepts
 const CARD = /^(10|[2-9AKQJ])[HDCS]$/;
@@ -441,11 +441,11 @@ function settings() {
 
 export function render(focusFallback) {
   if (!root) return;
-  rerender(top, [h('h2', null, t('pedro.title')), h('p', { class: 'hint no-print' }, t('pedro.intro')), settings()], focusFallback);
-  rerender(live, [status(), errorBox(state.placed, 'pedro-error'),
+  patch(top, [h('h2', null, t('pedro.title')), h('p', { class: 'hint no-print' }, t('pedro.intro')), settings()], focusFallback);
+  patch(live, [status(), errorBox(state.placed, 'pedro-error'),
     state.result || !state.placed ? null : h('button', { type: 'button', class: 'secondary', id: 'pedro-retry', testid: 'pedro-retry',
       onclick: () => recompute(undefined, 'answer') }, t('pedro.retry'))]);
-  rerender(root, [
+  patch(root, [
     entryForm(),
     h('section', { class: 'card-box', 'aria-label': t('pedro.ledger') }, ledger(),
       h('div', { class: 'row' },
