@@ -65,8 +65,10 @@ OTHERS = {
 def readme_command(port: int) -> list[str]:
     """The README's serve command (the gunicorn part of its first command), on ``port``."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    line = next(line for line in text.splitlines() if "gunicorn " in line and line.startswith("pip install"))
-    command = shlex.split(line.split("&&", 1)[1])
+    line = next(line for line in text.splitlines() if "gunicorn -c" in line)
+    command = shlex.split(next(part for part in line.split("&&") if "gunicorn -c" in part))
+    # the README's .venv/bin/gunicorn: this interpreter's gunicorn, whichever environment runs
+    command[0] = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     return [part.replace("127.0.0.1:8000", f"127.0.0.1:{port}") for part in command]
 
 
