@@ -51,7 +51,6 @@ from scoring_api.games.pedro.cards import (
     full_deck,
     is_trump,
     next_seat,
-    points_of,
     seats_from,
     two_of_trump,
 )
@@ -59,6 +58,7 @@ from scoring_api.games.pedro.rules import Rules
 from scoring_api.games.pedro.scoring import hand_points, settle
 from scoring_api.games.pedro.tricks import may_play, winning_play
 from scoring_api.schemas.pedro import MAX_HANDS, MAX_TARGET
+from tests.games.pedro_simulator import discard_and_refill  # the deal, as the rules' tests play it
 
 #: A played hand as settlement takes it: (bidding team, bid, each team's points).
 Outcome = tuple[str, int, dict[str, int]]
@@ -94,23 +94,8 @@ def deal(rng: random.Random, dealer: str, rules: Rules) -> Outcome | None:
     auction = run_auction(dealer, auction_calls(rng, rules), rules)
     trumps_held = {suit: sum(is_trump(card, suit) for card in hands[auction.seat]) for suit in SUITS}
     trump = rng.choice([suit for suit in SUITS if trumps_held[suit] == max(trumps_held.values())])
-    for seat in order:
-        hands[seat] = [card for card in hands[seat] if is_trump(card, trump)]
-    for seat in order[:3]:
-        while len(hands[seat]) < 6:
-            if not stock:
-                return None
-            hands[seat].append(stock.pop())
-    hands[dealer] += [card for card in stock if is_trump(card, trump)]
-    stock = [card for card in stock if not is_trump(card, trump)]
-    while len(hands[dealer]) < 6:
-        if not stock:
-            return None
-        hands[dealer].append(stock.pop())
-    for seat in order:
-        while len(hands[seat]) > 6:
-            spare = [card for card in hands[seat] if not points_of(card, trump)]
-            hands[seat].remove(rng.choice(spare))
+    if not discard_and_refill(rng, hands, stock, order, trump):
+        return None
     two: Card = two_of_trump(trump)
     two_team = next((TEAM_OF[seat] for seat, cards in hands.items() if two in cards), None)
     captured: dict[str, list[Card]] = {"NS": [], "EW": []}

@@ -54,23 +54,8 @@ def deal_and_play(rng: random.Random, dealer: str, rules: Rules) -> PlayedHand |
     stock = deck[36:]
     auction = run_auction(dealer, _auction_calls(rng, rules), rules)
     trump = rng.choice(SUITS)
-    for seat in order:
-        hands[seat] = [c for c in hands[seat] if is_trump(c, trump)]
-    for seat in order[:3]:
-        while len(hands[seat]) < 6:
-            if not stock:
-                return None
-            hands[seat].append(stock.pop())
-    hands[dealer] += [c for c in stock if is_trump(c, trump)]
-    stock = [c for c in stock if not is_trump(c, trump)]
-    while len(hands[dealer]) < 6:
-        if not stock:
-            return None
-        hands[dealer].append(stock.pop())
-    for seat in order:
-        while len(hands[seat]) > 6:
-            spare = [c for c in hands[seat] if not points_of(c, trump)]
-            hands[seat].remove(rng.choice(spare))
+    if not discard_and_refill(rng, hands, stock, order, trump):
+        return None
     holdings = {seat: list(cards) for seat, cards in hands.items()}
     two = Card("2", trump)
     two_holder = next((seat for seat, cards in hands.items() if two in cards), None)
@@ -92,6 +77,35 @@ def deal_and_play(rng: random.Random, dealer: str, rules: Rules) -> PlayedHand |
 TRUMP_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "low", "4", "3", "2"]
 PLAIN_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
+
+
+def discard_and_refill(
+    rng: random.Random, hands: dict[str, list[Card]], stock: list[Card], order: list[str], trump: str
+) -> bool:
+    """After the trump is named (docs/rules/pedro.md): every non-trump is discarded, the
+    three players in ``order`` before the dealer (its last seat) refill to 6 from
+    ``stock``, the dealer takes every trump left in it and refills to 6, and a player over 6
+    lets go of random non-point trumps. ``hands`` changes in place; False when the stock
+    runs dry (the hand is dealt again)."""
+    dealer = order[-1]
+    for seat in order:
+        hands[seat] = [c for c in hands[seat] if is_trump(c, trump)]
+    for seat in order[:3]:
+        while len(hands[seat]) < 6:
+            if not stock:
+                return False
+            hands[seat].append(stock.pop())
+    hands[dealer] += [c for c in stock if is_trump(c, trump)]
+    stock = [c for c in stock if not is_trump(c, trump)]
+    while len(hands[dealer]) < 6:
+        if not stock:
+            return False
+        hands[dealer].append(stock.pop())
+    for seat in order:
+        while len(hands[seat]) > 6:
+            spare = [c for c in hands[seat] if not points_of(c, trump)]
+            hands[seat].remove(rng.choice(spare))
+    return True
 
 
 def reference_winner(trump: str, leader: str, played: list[Card]) -> str:
