@@ -44,8 +44,6 @@ import argparse
 import itertools
 import json
 import os
-import shlex
-import shutil
 import statistics
 import subprocess
 import sys
@@ -53,19 +51,12 @@ import time
 import urllib.request
 from pathlib import Path
 
-from load import ROOT, free_port
+from load import ROOT, free_port, started
+from slow_clients import readme_command
 
-CHROMIUM = os.environ.get("SCORING_TEST_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT))
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 3,
@@ -304,46 +295,22 @@ def run_series(browser, base: str, game: str, steps: list[dict]) -> list[tuple[f
         context.close()
 
 
-def readme_command(port: int) -> list[str]:
-    """The README's serve command (its gunicorn part), on ``port``."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    line = next(line for line in text.splitlines() if "gunicorn -c" in line)
-    command = shlex.split(next(part for part in line.split("&&") if "gunicorn -c" in part))
-    return [part.replace("127.0.0.1:8000", f"127.0.0.1:{port}") for part in command]
-
-
 def serve(tree: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    command = readme_command(port)
-    if not (tree / command[0]).exists():  # the README's .venv: else the gunicorn of this Python
-        command[0] = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
+    command = readme_command(port)  # with this Python's gunicorn
     env = {
         **os.environ,
         "PYTHONPATH": str(tree),
         # one client, many taps: the limits stay in the road, high enough never to refuse it
         "SCORING_RATE_LIMIT": "100000000 per minute",
     }
-    server = started_in(tree, command, port, env)
+    server = started(command, port, env, cwd=tree)
     base = f"http://127.0.0.1:{port}/"
     served = urllib.request.urlopen(f"{base}assets/apero.js", timeout=5).read()
     if served != (tree / "scoring_api/web/static/apero.js").read_bytes():
         server.kill()
         sys.exit(f"the server on {base} does not serve {tree}'s form")
     return server, base
-
-
-def started_in(tree: Path, command: list[str], port: int, env: dict) -> subprocess.Popen:
-    """``command`` run from ``tree``, once /healthz answers on ``port`` (else the script stops)."""
-    server = subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    sys.exit(f"did not start in {tree}: {' '.join(command)}")
 
 
 def p90(values: list[float]) -> float:

@@ -68,10 +68,10 @@ def start(port: int, options: str | None) -> subprocess.Popen:
     return started(command, port, env)
 
 
-def started(command: list[str], port: int, env: dict) -> subprocess.Popen:
-    """``command`` run from the repository with ``env``, once /healthz answers on ``port``
-    (the script stops if it does not within 20 s)."""
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def started(command: list[str], port: int, env: dict, cwd: Path = ROOT) -> subprocess.Popen:
+    """``command`` run from ``cwd`` (the repository) with ``env``, once /healthz answers on
+    ``port`` (the script stops if it does not within 20 s)."""
+    server = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
