@@ -23,7 +23,6 @@ folder it measured); docs/performance.md, "Rate limiter", has the figures.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import statistics
 import sys
@@ -40,6 +39,9 @@ from flask import Flask  # noqa: E402
 import scoring_api  # noqa: E402
 from scoring_api import create_app  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from request_costs import environ  # noqa: E402
+
 #: One client sends every request: the limit stays in the road, never reached.
 UNREACHABLE = "1000000000 per minute"
 BODY = json.dumps({"players": [{"name": "A", "cards": [{"color": "red", "value": 2}, {"color": "red", "value": 3}]}]})
@@ -48,24 +50,6 @@ REQUESTS = {
     "POST /api/v1/apero/score": ("POST", "/api/v1/apero/score", BODY.encode()),
     "GET /api/v1/fairy-black-box/setup": ("GET", "/api/v1/fairy-black-box/setup?players=3", b""),
 }
-
-
-def environ(method: str, target: str, raw: bytes) -> dict:
-    path, _, query = target.partition("?")
-    return {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": query,
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "192.0.2.7",
-        "wsgi.url_scheme": "http",
-        "wsgi.errors": sys.stderr,
-        "wsgi.input": io.BytesIO(raw),
-        "CONTENT_LENGTH": str(len(raw)),
-        "CONTENT_TYPE": "application/json",
-    }
 
 
 def limited_app() -> Flask:
