@@ -6,8 +6,8 @@ what the placement brings now (exactly as :func:`~.applejack.place`) and the fin
 if the game ended right after it (exactly as :func:`~.applejack.final_score`).
 
 The orchard and the tile are checked once, not once per option; and as beehives play no
-part in final scoring, the final harvest is worked out once per field and side, not once
-per rotation.
+part in final scoring, the final harvest and the blossoms are worked out once per field and
+side, not once per rotation.
 """
 
 from __future__ import annotations
@@ -87,27 +87,35 @@ def placements(orchard: Orchard, tile: Tile, supply: int) -> tuple[PlacementOpti
             continue
         if supply >= tile.price:
             tree = replace(tile, field=field)
-            harvested = _final_harvest(orchard, tree)  # the same whichever way it is turned
+            final = _final_parts(orchard, tree)  # the same whichever way it is turned
             for edges, steps in layouts(tile.beehives).items():
-                options.append(_option(orchard, replace(tree, beehives=edges), steps, True, harvested, supply))
+                options.append(_option(orchard, replace(tree, beehives=edges), steps, True, final, supply))
         pasture = Tile(field, pasture=True)
-        options.append(_option(orchard, pasture, 0, False, _final_harvest(orchard, pasture), supply))
+        options.append(_option(orchard, pasture, 0, False, _final_parts(orchard, pasture), supply))
     options.sort(key=lambda o: (-o.final_if_now, -o.honey_now, o.field, o.rotation, not o.pay))
     return tuple(options)
 
 
-def _final_harvest(orchard: Orchard, placed: Tile) -> tuple[Harvest, ...]:
-    """The final harvest of the orchard with ``placed`` in it (checked already)."""
+def _final_parts(orchard: Orchard, placed: Tile) -> tuple[tuple[Harvest, ...], int]:
+    """The final harvest and the blossoms shown of the orchard with ``placed`` in it
+    (checked already): neither depends on how a tree tile is turned."""
     after = replace(orchard, tiles=(*orchard.tiles, placed))
-    return final_harvest(after, after.varieties())
+    return final_harvest(after, after.varieties()), blossoms(after)
 
 
 def _option(
-    orchard: Orchard, placed: Tile, steps: int, pay: bool, harvested: tuple[Harvest, ...], supply: int
+    orchard: Orchard, placed: Tile, steps: int, pay: bool, final: tuple[tuple[Harvest, ...], int], supply: int
 ) -> PlacementOption:
     """One option: the placement's honey (:func:`~.applejack.place` without its checks)
-    and the final score of the orchard with the tile placed, from its final harvest."""
+    and the final score of the orchard with the tile placed, from its final harvest and
+    blossoms (:func:`_final_parts`)."""
     placement = connect(orchard, placed, pay)
-    after = replace(orchard, tiles=(*orchard.tiles, placed))
-    final = final_tally(harvested, blossoms(after), supply + placement.honey)
-    return PlacementOption(placed.field, steps, placed.beehives or (), pay, placement, final)
+    harvested, shown = final
+    return PlacementOption(
+        placed.field,
+        steps,
+        placed.beehives or (),
+        pay,
+        placement,
+        final_tally(harvested, shown, supply + placement.honey),
+    )
