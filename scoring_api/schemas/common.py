@@ -16,7 +16,7 @@ from .localized import keyed
 
 class StrictSchema(Schema):
     """Unknown fields are errors (and ``additionalProperties: false`` in the spec). Its
-    messages are the player's language in the instances :func:`.messages.localized` builds."""
+    messages are the player's language in the instances :func:`.localized.localized` builds."""
 
     class Meta:
         unknown = RAISE
@@ -162,12 +162,6 @@ def boolean(**kwargs) -> fields.Boolean:
 
 #: Names may hold any text but control characters and bidirectional overrides (which can
 #: make a name display as another); emoji, kana and combining marks are welcome.
-#: ``NAME_PATTERN`` is the published (ECMA-262) pattern, where ``$`` is the end of the text;
-#: Python's ``$`` also matches before a final newline, so the validator ends in ``\\Z``.
-NAME_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
-NAME_REGEX = NAME_PATTERN[:-1] + "\\Z"
-
-
 def text(min_length: int = 1, max_length: int = 40, **kwargs) -> fields.String:
     """A bounded string of displayable text (player names and the like)."""
     metadata = {"pattern": NAME_PATTERN, **kwargs.pop("metadata", {})}
@@ -250,6 +244,12 @@ def _char_class(ranges) -> str:
     return "".join(one(low) if low == high else f"{one(low)}-{one(high)}" for low, high in ranges)
 
 
+#: The published (ECMA-262) pattern of :func:`text`: no control character, where ``$`` is
+#: the end of the text; Python's ``$`` also matches before a final newline, so the
+#: validator ends in ``\\Z``.
+NAME_PATTERN = f"^[^{_char_class(CONTROL_CHARACTERS)}]*$"
+NAME_REGEX = NAME_PATTERN[:-1] + "\\Z"
+
 _HIDDEN = _char_class(CONTROL_CHARACTERS + INVISIBLE_CHARACTERS)
 #: The published pattern of a player name: no control or invisible character, and one
 #: character at least that is not a space (``$``: the end of the text, as in ECMA-262).
@@ -259,7 +259,7 @@ PLAYER_NAME_PATTERN = f"^[^{_HIDDEN}]*[^{_HIDDEN}{_char_class(SPACES)}][^{_HIDDE
 class Visible(validate.Validator):
     """Refuses a name holding one of :data:`INVISIBLE_CHARACTERS`, naming the first as
     ``U+200B`` (the player cannot see it). Its catalogue sentence is a template with
-    ``{character}`` (:func:`.messages.localized` gives it per language)."""
+    ``{character}`` (:func:`.localized.localized` gives it per language)."""
 
     catalogue_template = "validation.name_invisible"
 
