@@ -6,9 +6,9 @@ Two apps from the same settings answer the same WSGI requests (no server, no tes
 - ``limiter``: the service as shipped (flask-limiter, fixed window, the memory storage),
   with ``SCORING_RATE_LIMIT`` set so high that this one client never reaches it: every
   scoring request is counted, none refused;
-- ``no limiter``: the same app with flask-limiter's request hooks (the check before the
-  view, the headers after it, the context's reset) and the service's watch of where the
-  limits count taken off: nothing is counted.
+- ``no limiter``: the same app with the limits' request hooks (the service's check before
+  the views of the limited blueprints, and flask-limiter's own, should any be left) taken
+  off: nothing is counted.
 
 Each round sends ``--requests`` requests of one kind to one app and reads the process's CPU
 time (``time.process_time``: every thread of the process, so a thread the storage starts
@@ -38,6 +38,7 @@ from flask import Flask  # noqa: E402
 
 import scoring_api  # noqa: E402
 from scoring_api import create_app  # noqa: E402
+from scoring_api.api import limits  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from request_costs import environ  # noqa: E402
@@ -57,15 +58,14 @@ def limited_app() -> Flask:
 
 
 def unlimited_app() -> Flask:
-    """The same app without the limiter's hooks: no request is counted or looked up."""
+    """The same app without the limits' hooks: no request is counted or looked up."""
     app = limited_app()
     limiter = app.extensions["rate_limits"]
-    watch = app.extensions["limits_storage"].watch
 
     def ours(function: Callable) -> bool:
-        bound = getattr(function, "__self__", None)  # Limiter._check_request_limit, its context's reset
+        bound = getattr(function, "__self__", None)  # flask-limiter's hooks, should any be left
         first = getattr(function, "args", ())[:1]  # functools.partial(Limiter.__inject_headers, limiter)
-        return bound is limiter or first == (limiter,) or function == watch
+        return bound is limiter or first == (limiter,) or function.__module__ == limits.__name__
 
     for hooks in (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs):
         for scope, functions in hooks.items():  # every request's (None), or a blueprint's

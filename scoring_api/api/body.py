@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from flask import Request, current_app, request
 from flask.json.provider import DefaultJSONProvider
@@ -22,6 +23,9 @@ from werkzeug.wsgi import LimitedStream
 from .. import strict_json
 from ..error_shape import ApiError
 from ..i18n import DEFAULT_LANG, LANGS, t
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
 
 
 def request_lang() -> str:
@@ -33,9 +37,10 @@ def request_lang() -> str:
     return lang
 
 
-def bearer_key() -> str | None:
-    """The key of an ``Authorization: Bearer <key>`` header (the scheme in any case), if any."""
-    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+def bearer_key(environ: WSGIEnvironment | None = None) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header (the scheme in any case), if any,
+    of the current request (or of ``environ``, when the caller has it at hand)."""
+    scheme, _, key = (environ or request.environ).get("HTTP_AUTHORIZATION", "").partition(" ")
     key = key.strip()
     return key if scheme.lower() == "bearer" and key else None
 

@@ -12,9 +12,12 @@ them. If Redis does not answer within ``SCORING_RATELIMIT_STORAGE_TIMEOUT``, eac
 counts in its own memory until it does (flask-limiter's in-memory fallback, which tries
 Redis again after 1, 2, 4 ... 32 s); the change is logged once each way, ``/healthz`` and
 ``/metrics`` say where the limits are counted (docs/deployment.md, "Redis"). In memory, the
-counts are kept by :class:`~.limits_memory.LazyMemoryStorage`, which starts no thread; and
-flask-limiter looks at the requests of the limited blueprints only (docs/performance.md,
-"Rate limiter").
+counts are kept by :class:`~.limits_memory.LazyMemoryStorage`, which starts no thread.
+
+Each limited request is counted by :func:`_counted` (one ``hit`` in flask-limiter's strategy
+and storage, under the key flask-limiter itself uses); flask-limiter's own check, which
+works out on every request which limits apply (about 95 µs), runs only when its storage
+fails or while its fallback counts (docs/performance.md, "Rate limiter").
 """
 
 from __future__ import annotations
@@ -29,11 +32,10 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import RateLimitItem, RateLimitItemPerDay, parse_many
 from limits.storage import MemoryStorage
@@ -45,6 +47,9 @@ from .body import bearer_key
 from .error_handlers import response_lang
 from .limits_memory import SCHEME as MEMORY_SCHEME
 from .limits_memory import LazyMemoryStorage
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +69,9 @@ class KeyCheck(enum.Enum):
     LOCKED = "locked"  # not compared: the address sent too many wrong keys
 
 
-@dataclass(frozen=True)
-class Caller:
-    """Who is asking, as the limits count them, and what became of their key."""
+class Caller(NamedTuple):
+    """Who is asking, as the limits count them, and what became of their key (a named
+    tuple: made on every limited request, it costs a fifth of a frozen dataclass)."""
 
     client: str  # "key:<hash>" or "ip:<address>"
     key: KeyCheck
@@ -88,22 +93,28 @@ def caller() -> Caller:
     limit has its key not compared at all (even a right one): its answers, a 429 from the
     chat, its address's count everywhere, say nothing about the key. The comparison is in
     constant time, over the keys' SHA-256 digests (their lengths do not show either)."""
-    found = g.get("limits_caller")
+    environ = request.environ  # kept with the request: every limited request comes here
+    found = environ.get(_CALLER)
     if found is None:
-        found = g.limits_caller = _identify()
+        found = environ[_CALLER] = _identify(environ)
     return found
 
 
-def _identify() -> Caller:
-    address = client_address()
+#: Where a request's :class:`Caller` is kept, in its WSGI environ.
+_CALLER = "scoring_api.caller"
+
+
+def _identify(environ: WSGIEnvironment) -> Caller:
+    config = current_app.config
+    address = client_address(environ, config["TRUSTED_PROXIES"])
     by_address = "ip:" + address
-    given = bearer_key()
+    given = bearer_key(environ)
     if given is None:
         return Caller(by_address, KeyCheck.MISSING)
-    keys = current_app.config["API_KEYS"]
+    keys = config["API_KEYS"]
     if not keys:  # no key can be right: nothing to guess, nothing to count
         return Caller(by_address, KeyCheck.WRONG)
-    rates = wrong_key_rates(current_app.config["WRONG_KEY_RATE_LIMIT"])
+    rates = wrong_key_rates(config["WRONG_KEY_RATE_LIMIT"])
     reached = None
     for rate in rates:
         if not _hit(rate, WRONG_KEYS, address) and reached is None:
@@ -185,19 +196,25 @@ def _reset_at(rate: RateLimitItem, *identifiers: str, limiter: Limiter | None = 
         return time.time() + 60
 
 
-def client_address() -> str:
+def client_address(environ: WSGIEnvironment, trusted_proxies: str) -> str:
     """The address that sent the request: the connection's, or, when the connection comes
-    from a trusted proxy, the last address in ``X-Forwarded-For`` that is not one."""
-    trusted = current_app.config["TRUSTED_PROXIES"]
-    proxies = set(trusted.split(",")) if trusted else set()
-    address = request.remote_addr or "-"
+    from one of the ``trusted_proxies`` (``SCORING_TRUSTED_PROXIES``), the last address in
+    ``X-Forwarded-For`` that is not one."""
+    proxies = _proxies(trusted_proxies)
+    address = environ.get("REMOTE_ADDR") or "-"
     if address not in proxies:
         return address
-    forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",") if part.strip()]
+    forwarded = [part.strip() for part in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
     for hop in reversed(forwarded):
         if hop not in proxies:
             return hop
     return address
+
+
+@functools.lru_cache(maxsize=4)
+def _proxies(setting: str) -> frozenset[str]:
+    """``SCORING_TRUSTED_PROXIES`` read."""
+    return frozenset(setting.split(",")) if setting else frozenset()
 
 
 def _seconds_until(moment: float) -> int:
@@ -205,19 +222,80 @@ def _seconds_until(moment: float) -> int:
     return max(1, math.ceil(moment - time.time()))
 
 
+def rate_limited(rate: RateLimitItem, seconds: int) -> ApiError:
+    """The 429 of a breached request limit, saying when to come back."""
+    return ApiError(
+        429,
+        "rate_limited",
+        "errors.rate_limited",
+        headers={"Retry-After": str(seconds)},
+        seconds=seconds,
+        **rate_words(rate, response_lang()),
+    )
+
+
 def _too_many(error: RateLimitExceeded):
-    """A breached limit as the service's JSON 429, saying when to come back."""
-    lang = response_lang()
+    """A limit flask-limiter's own check found breached, as the service's JSON 429."""
     current = current_app.extensions["rate_limits"].current_limit
-    seconds = _seconds_until(current.reset_at) if current else 60
-    words = rate_words(error.limit.limit, lang)
-    refusal = ApiError(429, "rate_limited", "errors.rate_limited", seconds=seconds, **words)
-    return api_error_body(refusal, lang), 429, {"Retry-After": str(seconds)}
+    refusal = rate_limited(error.limit.limit, _seconds_until(current.reset_at) if current else 60)
+    return api_error_body(refusal, response_lang()), 429, refusal.headers
+
+
+#: The first part of every count's key (flask-limiter's ``key_prefix``).
+KEY_PREFIX = "scoring"
+
+
+def _counted(
+    limiter: Limiter, scope: str, rates: tuple[RateLimitItem, ...], library_check: Callable[[], None]
+) -> Callable[[], None]:
+    """The check before each request of a blueprint limited by ``rates``, counted under
+    ``scope``: one ``hit`` per rate in the strategy and storage flask-limiter made, under the
+    key its own check uses (``scoring``, the client, the scope), so the two count the same
+    requests alike; past a rate, a 429 ``rate_limited``.
+
+    flask-limiter's own check (``library_check``, the hook it registered) runs instead
+    while its in-memory fallback counts (it tries Redis again when due), and when the
+    storage fails the ``hit`` (it switches to the fallback and logs it): the switches happen
+    there, and :class:`LimitsStorage` is told after it."""
+
+    def check() -> None:
+        counts = limiter.limiter
+        if counts.storage is not limiter.storage:  # the fallback counts
+            return _checked_by_library(library_check)
+        client = client_id()
+        for rate in rates:
+            try:
+                allowed = counts.hit(rate, KEY_PREFIX, client, scope)
+            except Exception:  # the storage's own errors (redis-py's), whatever they are
+                return _checked_by_library(library_check)
+            if not allowed:
+                raise rate_limited(rate, _seconds_until(_reset_at(rate, KEY_PREFIX, client, scope)))
+        return None
+
+    return check
+
+
+def _checked_by_library(library_check: Callable[[], None]) -> None:
+    """flask-limiter's own check of this request, then where it counts now (it may have
+    switched to its fallback, or back to Redis)."""
+    try:
+        library_check()
+    finally:
+        current_app.extensions["limits_storage"].current()
+
+
+def _rates(setting: str) -> tuple[RateLimitItem, ...]:
+    """A limit setting's rates in the order flask-limiter checks them."""
+    return tuple(sorted(parse_many(setting)))
 
 
 def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) -> None:
     """Put the scoring limit on the ``scoring`` blueprints and the chat limit on the ``chat``
     ones (one count for each: a client's chats on either chat endpoint add up).
+
+    flask-limiter makes the storage, the strategy and the fallback, and knows the limits
+    (``shared_limit``); its request hooks, which run around every request the app answers,
+    are taken off, and :func:`_counted` checks the limited blueprints' requests only.
 
     ``swallow_errors``: a request whose Redis call was already under way when another one
     switched the worker to memory is served uncounted, not answered with a 500."""
@@ -234,24 +312,22 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) 
         strategy="fixed-window",
         in_memory_fallback_enabled=not in_memory,  # memory has nothing to fall back from
         swallow_errors=True,
-        key_prefix="scoring",
+        key_prefix=KEY_PREFIX,
     )
     if not in_memory:
         _lazy_fallback(limiter)
-    limited = [bp.name for bp in (*scoring, *chat)]
-    for funcs, before in zip(hooks, hooked_before, strict=True):
-        _scope_hooks(funcs, before, limited)
+    taken = [_take_off(funcs, before) for funcs, before in zip(hooks, hooked_before, strict=True)]
+    (library_check,) = taken[0]  # flask-limiter's check before the view
     app.extensions["rate_limits"] = limiter
-    app.extensions["limits_storage"] = storage = LimitsStorage(limiter)
-    for name in limited:  # the requests during which flask-limiter may switch
-        app.after_request_funcs.setdefault(name, []).append(storage.watch)
+    app.extensions["limits_storage"] = LimitsStorage(limiter)
     app.extensions["limit_scopes"] = {bp.name: "scoring" for bp in scoring} | {bp.name: "chat" for bp in chat}
     app.extensions["chat_allowance"] = ChatAllowance(limiter, config["CHAT_TOKEN_BUDGET"], config["CHAT_MAX_IN_FLIGHT"])
     app.register_error_handler(RateLimitExceeded, _too_many)
-    for blueprint in scoring:  # one count across every scorer and tool
-        limiter.shared_limit(config["RATE_LIMIT"], scope="scoring")(blueprint)
-    for blueprint in chat:
-        limiter.shared_limit(config["CHAT_RATE_LIMIT"], scope="chat")(blueprint)
+    for blueprints, setting, scope in ((scoring, "RATE_LIMIT", "scoring"), (chat, "CHAT_RATE_LIMIT", "chat")):
+        check = _counted(limiter, scope, _rates(config[setting]), library_check)
+        for blueprint in blueprints:
+            limiter.shared_limit(config[setting], scope=scope)(blueprint)  # for flask-limiter's own check
+            app.before_request_funcs.setdefault(blueprint.name, []).append(check)
 
 
 def _request_hooks(app: Flask) -> tuple[dict[Any, list[Any]], ...]:
@@ -259,21 +335,14 @@ def _request_hooks(app: Flask) -> tuple[dict[Any, list[Any]], ...]:
     return (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs)
 
 
-def _scope_hooks(funcs: dict[Any, list[Any]], before: list[Any], blueprints: list[str]) -> None:
-    """Move the hooks flask-limiter added to every request (those of ``funcs[None]`` not in
-    ``before``) to the requests of ``blueprints`` only. flask-limiter runs its check, its
-    headers and its context's reset around every request the app answers, and works out
-    each time that ``/healthz``, the form or ``/metrics`` carry no limit: 70 µs of a 140 µs
-    ``/healthz``. Flask runs a blueprint's hooks in the same places (before the view: after
-    the app's, of which there are none; after it and at teardown: before the app's, and
-    flask-limiter's after-hook writes no header here), so the limited requests are counted
-    and refused as before."""
+def _take_off(funcs: dict[Any, list[Any]], before: list[Any]) -> list[Any]:
+    """Take off the hooks flask-limiter added to every request (those of ``funcs[None]`` not
+    in ``before``), and return them. Its check before the view runs from :func:`_counted`
+    when needed; after the view it writes no header here (``headers_enabled`` is off) and
+    its per-request context lives in the request context, gone with it."""
     added = [func for func in funcs.get(None, []) if func not in before]
-    if not added:
-        return
-    funcs[None] = [func for func in funcs[None] if func not in added]
-    for name in blueprints:
-        funcs.setdefault(name, []).extend(added)
+    funcs[None] = [func for func in funcs.get(None, []) if func not in added]
+    return added
 
 
 def _lazy_fallback(limiter: Limiter) -> None:
@@ -306,10 +375,10 @@ def _storage_options(storage_uri: str, timeout: float) -> dict[str, Any]:
 class LimitsStorage:
     """Where this worker counts the limits now: ``"redis"``, or ``"memory"`` (so configured,
     or flask-limiter's fallback while Redis does not answer). flask-limiter switches during
-    a limited request and logs nothing a deployment sees; this reads the switch from its
-    public ``Limiter.limiter`` (the strategy in use and its storage) after each limited request,
-    and writes one log line per change and tells the ``listeners`` (the ``/metrics``
-    gauge)."""
+    its own check and logs nothing a deployment sees; this reads the switch from its public
+    ``Limiter.limiter`` (the strategy in use and its storage) after each of its checks and
+    whenever asked (``/healthz``), and writes one log line per change and tells the
+    ``listeners`` (the ``/metrics`` gauge)."""
 
     def __init__(self, limiter: Limiter) -> None:
         self.limiter = limiter
@@ -332,12 +401,6 @@ class LimitsStorage:
             for listener in self.listeners:
                 listener(where)
         return where
-
-    def watch(self, response: Response) -> Response:
-        """After each limited request (the only ones flask-limiter checks, and so the only
-        ones during which it may switch): the switch it may have made."""
-        self.current()
-        return response
 
 
 #: The limit each 429 stands for, by its error code (``rate_limited``: the blueprint's).

@@ -1,8 +1,8 @@
 """The limits counted in memory (scoring_api/api/limits_memory.py): no thread is started
 while counting, a count ends with its window (a fake clock, no sleeping), the counts nobody
 reads again are swept on a later count; the app counts in it, so does flask-limiter's
-fallback while Redis does not answer; and flask-limiter looks at the limited blueprints'
-requests only."""
+fallback while Redis does not answer; only the limited blueprints' requests are counted,
+and flask-limiter's own check (under the same key) runs only when the service's cannot."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ import threading
 import time
 
 import pytest
+from flask import request
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
 from scoring_api import create_app
+from scoring_api.api import limits
 from scoring_api.api.limits_memory import LazyMemoryStorage
 from tests.servers import free_port
 
@@ -160,27 +162,58 @@ def test_while_redis_does_not_answer_the_fallback_counts_without_a_thread(starte
     assert started == []
 
 
-def test_flask_limiter_looks_at_the_limited_blueprints_requests_only(monkeypatch):
+def test_only_the_limited_blueprints_requests_are_counted_and_without_flask_limiters_check(monkeypatch):
     app = create_app({"TESTING": True, "RATE_LIMIT": "600 per minute", "CHAT_RATE_LIMIT": "10 per minute"})
     limiter = app.extensions["rate_limits"]
-    looked_at = []
-    identify = limiter.identify_request
+    looked_at: list[str] = []  # flask-limiter's own check: none while its storage answers
+    monkeypatch.setattr(limiter, "identify_request", lambda: looked_at.append("flask-limiter") or "")
+    counted: list[str] = []
+    client_id = limits.client_id
 
-    def counted():
-        looked_at.append(identify())
-        return looked_at[-1]
+    def identified() -> str:
+        counted.append(request.path)
+        return client_id()
 
-    monkeypatch.setattr(limiter, "identify_request", counted)
+    monkeypatch.setattr(limits, "client_id", identified)
     client = app.test_client()
     for path in ("/healthz", "/", "/openapi.yaml", "/metrics", "/sw.js", "/nowhere"):
         client.get(path)
-    assert looked_at == []
+    assert counted == []
     assert client.post(SCORE, json=BODY).status_code == 200
     assert client.get("/api/v1/tools").status_code == 200
     assert client.get("/v1/models").status_code == 200
     assert client.post("/api/v1/chat", json={"messages": [{"role": "user", "content": "?"}]}).status_code == 503
-    assert looked_at == ["api.score_apero", "tools.tools", "models.models", "chat.chat_view"]
+    assert counted == [SCORE, "/api/v1/tools", "/v1/models", "/api/v1/chat"]
+    assert looked_at == []
     assert dict(limiter.limiter.storage.storage) == {
         "LIMITER/scoring/ip:127.0.0.1/scoring/600/1/minute": 3,
         "LIMITER/scoring/ip:127.0.0.1/chat/10/1/minute": 1,
     }
+
+
+def test_flask_limiters_own_check_counts_under_the_same_key():
+    app = create_app({"TESTING": True, "RATE_LIMIT": "3 per minute"})
+    limiter = app.extensions["rate_limits"]
+    client = app.test_client()
+    assert client.post(SCORE, json=BODY).status_code == 200
+    with app.test_request_context(SCORE, method="POST", json=BODY, environ_base={"REMOTE_ADDR": "127.0.0.1"}):
+        app.preprocess_request()  # the service's check: the second request
+        limiter._check_request_limit()  # flask-limiter's own (the hook it registers): the third
+    assert dict(limiter.limiter.storage.storage) == {"LIMITER/scoring/ip:127.0.0.1/scoring/3/1/minute": 3}
+    refused = client.post(SCORE, json=BODY)
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+def test_several_rates_are_each_counted_and_the_first_reached_refuses():
+    app = create_app({"TESTING": True, "RATE_LIMIT": "3 per hour;2 per minute"})
+    client = app.test_client()
+    assert [client.post(SCORE, json=BODY).status_code for _ in range(3)] == [200, 200, 429]
+    storage = app.extensions["rate_limits"].limiter.storage
+    assert dict(storage.storage) == {  # the minute's count first, as flask-limiter checks them
+        "LIMITER/scoring/ip:127.0.0.1/scoring/2/1/minute": 3,
+        "LIMITER/scoring/ip:127.0.0.1/scoring/3/1/hour": 2,
+    }
+    refused = client.post(SCORE + "?lang=en", json=BODY)
+    assert refused.get_json()["error"]["message"].startswith("Too many requests (limit: 2 per minute); try again in ")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
