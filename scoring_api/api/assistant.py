@@ -80,6 +80,9 @@ def check_chat_key(config) -> None:
         raise ApiError(401, "chat_key_wrong", "assistant.chat_key_wrong", headers=CHALLENGE)
 
 
+#: The chat's answer schema, one instance per worker (dumping keeps no state).
+_CHAT_RESPONSE = ChatResponseSchema()
+
 #: How a client is told to authenticate (RFC 6750).
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
 
@@ -101,7 +104,7 @@ def chat_view():
     except ChatFailure as failure:
         raise chat_error(failure) from None
     count_chat(result)
-    return jsonify(ChatResponseSchema().dump(result))
+    return jsonify(_CHAT_RESPONSE.dump(result))
 
 
 def chat_error(failure: ChatFailure) -> ApiError:

@@ -48,6 +48,11 @@ MODELS = {"ai-chan": "ja", "ai-chan-en": "en"}
 #: When the models were first offered (``created`` of the model list).
 MODELS_CREATED = 1_796_169_600  # 2026-12-01
 
+#: The answers' schemas, one instance each per worker (dumping keeps no state): making one
+#: copies its fields and its nested schemas', about 0.1 ms, once per streamed chunk before.
+_COMPLETION = CompletionSchema()
+_CHUNK = ChunkSchema()
+
 #: OpenAI's error types by status.
 ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
 
@@ -110,7 +115,7 @@ def chat_completions() -> Response:
                 count_chat(result)
         except ChatFailure as failure:
             raise chat_error(failure) from None
-        return jsonify(CompletionSchema().dump(reply.completion(result)))
+        return jsonify(_COMPLETION.dump(reply.completion(result)))
     include_usage = bool((asked["stream_options"] or {}).get("include_usage"))
     return _stream(reply, answer(messages, lang, settings, prompts, budget, stream=True), allowance, include_usage)
 
@@ -151,11 +156,11 @@ class _Reply:
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             **extra,
         }
-        return _event(ChunkSchema().dump(document))
+        return _event(_CHUNK.dump(document))
 
     def usage(self, result: ChatResult) -> str:
         document = {**self._head("chat.completion.chunk"), "choices": [], "usage": vars(result.usage)}
-        return _event(ChunkSchema().dump(document))
+        return _event(_CHUNK.dump(document))
 
 
 def _trace(result: ChatResult) -> Document:

@@ -14,14 +14,27 @@ Time: each model request may take ``min(timeout, time left)`` of the chat's
 off) and never start past the deadline, and reading a response stops there too (a 504
 ``chat_deadline``). A request that times out with time left is a 504 ``model_timeout``
 (after its retries). A body over :data:`MAX_RESPONSE_BYTES` is a 502.
+
+The request: what is the same on every round is prepared once per worker
+(:func:`_tools_part`) and each round's body is written here as the bytes the SDK's
+``chat.completions.create`` would send (the same fields in the same order, its JSON
+settings): the client's public ``post`` sends them as they are, with ``stream=True`` and
+``cast_to`` the HTTP library's ``Response``, so that the client hands the response back
+unread and it is read here within the bounds. Through ``create`` the SDK walked every
+message through its type transforms and serialized the 46,067 characters of tools again
+each round (tests/assistant/test_model_request.py checks that the bytes and headers are
+the same, but for the header ``with_streaming_response`` added to ask for an unread
+response, which ``stream=True`` makes needless).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import time
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict, cast
+from contextlib import closing
+from typing import Protocol
 
 import openai
 
@@ -32,10 +45,10 @@ from .failures import Retryable, bad_response, model_failures
 from .replies import JSONObject, ModelMessage, parse_completion
 from .settings import ChatSettings
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from openai.types.chat import ChatCompletionMessageParam
+try:  # the HTTP library the openai client is built on (httpx2 from openai 3, else httpx)
+    import httpx2 as _http
+except ImportError:  # pragma: no cover
+    import httpx as _http  # type: ignore[no-redef]
 
 #: Largest model response read (decoded bytes); a longer one is a 502. 32,768 tokens of
 #: arguments with every character escaped stay well below it.
@@ -48,19 +61,12 @@ RETRY_PAUSE_MAX = 4.0
 Conversation = list[JSONObject]
 
 
-class _RequestOptions(TypedDict):
-    """The fields of one model request."""
-
-    model: str
-    messages: Iterable[ChatCompletionMessageParam]
-    extra_body: JSONObject
-    max_tokens: int
-    timeout: float
-    temperature: NotRequired[float]
+#: The path of a chat completion, under the client's base URL.
+COMPLETIONS_PATH = "/chat/completions"
 
 
 class _Body(Protocol):
-    """A model response's body (the ``openai`` client's APIResponse)."""
+    """A model response's body (the HTTP library's Response, as the ``openai`` client returns it unread)."""
 
     def iter_bytes(self) -> Iterator[bytes]: ...
 
@@ -111,20 +117,45 @@ def model_round(
             time.sleep(pause)
 
 
-def _request_options(settings: ChatSettings, conversation: Conversation, seconds: float) -> _RequestOptions:
-    """The request's fields. The tools go in ``extra_body``, sent as they are: as the
-    ``tools`` argument the SDK would walk and rebuild every nested schema of them each
-    round, the largest part of the service's own time per round."""
-    options: _RequestOptions = {
-        "model": settings.model,
-        "messages": cast("Iterable[ChatCompletionMessageParam]", conversation),  # plain dicts of that shape
-        "extra_body": {"tools": shared_tool_definitions()},
-        "max_tokens": settings.max_tokens,
-        "timeout": seconds,
-    }
+def _json(value: object) -> bytes:
+    """``value`` as the SDK writes a request body (``openai._utils._json.openapi_dumps``:
+    httpx's settings) for the plain values sent here."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+@functools.cache
+def _tools_part() -> bytes:
+    """The end of every request body, ``,"tools":[...]}``: the tool definitions as the SDK
+    sends them (last, where it merges ``extra_body``), serialized once per worker."""
+    return b',"tools":' + _json(shared_tool_definitions()) + b"}"
+
+
+def request_body(settings: ChatSettings, conversation: Conversation, stream: bool) -> bytes:
+    """One round's body: the fields ``chat.completions.create`` would send, in its order
+    (``model``, ``stream``, ``messages``, ``max_tokens``, ``stream_options``,
+    ``temperature``, then ``extra_body``'s ``tools``); only this round's fields are
+    serialized, the tools part is the prepared one."""
+    fields: JSONObject = {"model": settings.model}
+    if stream:
+        fields["stream"] = True
+    fields["messages"] = conversation
+    fields["max_tokens"] = settings.max_tokens
+    if stream:
+        fields["stream_options"] = {"include_usage": True}
     if settings.temperature is not None:
-        options["temperature"] = settings.temperature
-    return options
+        fields["temperature"] = settings.temperature
+    return _json(fields)[:-1] + _tools_part()  # "{...}" without its "}", then the tools and "}"
+
+
+def _post(client: openai.OpenAI, body: bytes, seconds: float) -> closing[_http.Response]:
+    """The request sent through the client (its URL, key, headers and errors), the response
+    left unread and closed when the block ends: ``stream=True`` sends it without reading
+    the body, and with ``cast_to`` the ``Response`` class the client returns the response
+    as it is (neither parsed nor read; see ``tests/assistant/test_untrusted_model.py``)."""
+    response: _http.Response = client.post(
+        COMPLETIONS_PATH, cast_to=_http.Response, content=body, options={"timeout": seconds}, stream=True
+    )
+    return closing(response)
 
 
 def _stream_request(
@@ -134,12 +165,9 @@ def _stream_request(
     the pieces of text as they come, returns the whole message. A model that answers with
     a whole completion instead of a stream is read as one."""
     seconds = min(settings.timeout, deadline.remaining())
-    options = _request_options(settings, conversation, seconds)
     with (
         model_failures(deadline, seconds),
-        client.chat.completions.with_streaming_response.create(
-            **options, stream=True, stream_options={"include_usage": True}
-        ) as response,
+        _post(client, request_body(settings, conversation, stream=True), seconds) as response,
     ):
         if "text/event-stream" not in response.headers.get("content-type", ""):
             message = parse_completion(_read_body(response, deadline))
@@ -161,9 +189,7 @@ def _request(
     seconds = min(settings.timeout, deadline.remaining())
     with (
         model_failures(deadline, seconds),
-        client.chat.completions.with_streaming_response.create(
-            **_request_options(settings, conversation, seconds)
-        ) as response,
+        _post(client, request_body(settings, conversation, stream=False), seconds) as response,
     ):
         body = _read_body(response, deadline)
     return parse_completion(body)
