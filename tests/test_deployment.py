@@ -71,3 +71,31 @@ def test_the_gunicorn_settings_bound_every_connection():
     assert 1 <= gunicorn_conf.keepalive <= 10  # the head timeout (0 would wait for ever)
     assert gunicorn_conf.limit_request_line and gunicorn_conf.limit_request_fields
     assert gunicorn_conf.limit_request_field_size
+
+
+def test_each_gevent_worker_freezes_the_loaded_app_and_yields_after_each_answer(monkeypatch):
+    """scoring_api/gunicorn_conf.py, ``post_worker_init`` and ``post_request``: the loaded
+    app is moved out of the garbage collector's sight, and each answer ends with
+    ``gevent.sleep(0)`` (the worker's other connections go first)."""
+    import gc
+
+    import gevent
+    from gunicorn import util
+    from gunicorn.workers.ggevent import GeventWorker
+
+    from scoring_api import create_app, gunicorn_conf
+
+    monkeypatch.setattr(util, "write_error", util.write_error)  # put back after the test
+    monkeypatch.setattr(gunicorn_conf, "_after_each_request", [])
+    slept: list[float] = []
+    monkeypatch.setattr(gevent, "sleep", slept.append)
+    worker = GeventWorker.__new__(GeventWorker)  # no process: its class and these three
+    worker.wsgi, worker.log, worker.handle_request = create_app(), None, lambda *request: True
+    try:
+        gunicorn_conf.post_worker_init(worker)
+        assert gc.get_freeze_count() > 50_000
+    finally:
+        gc.unfreeze()
+    gunicorn_conf.post_request(worker, None, {}, None)
+    gunicorn_conf.post_request(worker, None, {}, None)
+    assert slept == [0, 0]
