@@ -6,19 +6,41 @@ rules of the openai SDK's own strict-schema converter:
 
 * every object has ``additionalProperties: false`` and lists ALL its properties as
   ``required``; a property the endpoint treats as optional becomes nullable instead;
-* no ``default`` (and no other keyword strict mode does not accept);
+* no ``default`` (and no other keyword strict mode does not accept): a tool says a
+  default in words, at the end of the field's description (``Default: 100.``);
 * ``$ref`` is inlined, so each tool is self-contained.
 
 Strict mode cannot describe a free-keyed map (Applejack's ``{"red": 2}``), so a map is
 offered as a list of ``{"key", "value"}`` pairs and turned back into a map before the
 arguments reach the schema. Nulls for optional fields are dropped the same way, so a tool
 call is loaded exactly like the REST body.
+
+The tool list goes to the model with every chat round and to every MCP host, so a tool
+says what a model needs, once (:func:`_for_model`; figures in docs/chat-frontends.md, "The
+tool list"). The schemas' descriptions are written for both readers (what a name, a type,
+an enum and the bounds do not say already), and a tool's copy of its schema leaves out:
+
+* a ``pattern`` longer than :data:`PATTERN_SHOWN` characters (a player name's list of
+  invisible characters): the endpoint still checks it and names the field it refuses;
+  the short ones, the exact spellings of Pedro's cards and suits, stay;
+* ``minItems: 0``, which says nothing;
+* a description the tool gave already, at a field before it (the orchard's tiles and the
+  tile placed, one team's captured cards and the other's), and a map's sentence about
+  its pairs (the shape says it).
+
+Every bound and enum stays, so a call valid for the tool's schema is valid for the
+endpoint but for those long patterns. The OpenAPI document's tool-execution paths
+(:func:`documented_parameters`) keep everything (the defaults in words too). A tool's
+description is its operation's (the OpenAPI one, at most 300 characters), followed by
+:data:`PHOTO`'s sentence for the tools a photo of the table is likely to feed.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import json
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from apispec import APISpec
@@ -55,6 +77,31 @@ STRICT_KEYWORDS = {
 #: Bounds strict mode may not accept but the endpoint enforces: the OpenAPI document keeps
 #: them on the tool-execution paths, so a request valid there is valid for the endpoint.
 DOCUMENTED_BOUNDS = {"minLength", "maxLength"}
+#: The longest ``pattern`` a tool shows the model (Pedro's card, 40 characters, is shown;
+#: a player name's list of invisible characters, over 800, is the endpoint's to check).
+PATTERN_SHOWN = 64
+
+#: For a tool whose arguments are likely read off a photo of the table: how to read them,
+#: after its operation's description (docs/rules/ for each game's cards and tiles).
+_ASK = "ask the player about anything unclear."
+_ORCHARD_PHOTO = (
+    "From a photo: each tile by field (apples, blossoms, beehive edges, price) and the board's beehives; " + _ASK
+)
+_CAPTURED_PHOTO = "From a photo of each team's won tricks: the trump, then every card of each pile; " + _ASK
+PHOTO: dict[str, str] = {
+    "score_apero": f"From a photo: one player at a time, list every card with its colour and value; {_ASK}",
+    "apero_pick": f"From a photo: each player's cards and the face-up table cards, colour and value; {_ASK}",
+    "applejack_harvest": _ORCHARD_PHOTO,
+    "applejack_placement": _ORCHARD_PHOTO,
+    "applejack_blossoms": _ORCHARD_PHOTO,
+    "applejack_final_score": _ORCHARD_PHOTO,
+    "applejack_placements": _ORCHARD_PHOTO,
+    "score_fairy_black_box": (
+        f"From a photo: one player at a time, each treasure card's name and points as printed, and the mood; {_ASK}"
+    ),
+    "pedro_hand": _CAPTURED_PHOTO,
+    "pedro_game": _CAPTURED_PHOTO,
+}
 
 
 @lru_cache(maxsize=1)
@@ -117,18 +164,17 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
         if isinstance(extra, dict) and not node.get("properties"):
             maps.append(path)
             description = node.get("description", "")
-            pairs = {
-                "type": "array",
-                "description": (description + " " if description else "") + "As a list of {key, value} pairs.",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "key": {"type": "string"},
-                        "value": _strict(extra, (*path, "*", "value"), [], keywords, strict),
-                    },
-                    "required": ["key", "value"],
-                    "additionalProperties": False,
+            pairs: dict = {"type": "array"}
+            if description and strict:  # the tool's copy: its shape says "pairs"
+                pairs["description"] = description
+            pairs["items"] = {
+                "type": "object",
+                "properties": {
+                    "key": {"type": "string"},
+                    "value": _strict(extra, (*path, "*", "value"), [], keywords, strict),
                 },
+                "required": ["key", "value"],
+                "additionalProperties": False,
             }
             if max_entries is not None:
                 pairs["maxItems"] = max_entries
@@ -136,10 +182,8 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
                 return pairs
             as_map = {k: v for k, v in node.items() if k != "description"}
             as_map["additionalProperties"] = _strict(extra, path, [], keywords, strict)
-            return {
-                "description": f"{pairs.pop('description')} A JSON object map is accepted too.",
-                "anyOf": [pairs, as_map],
-            }
+            said = (description + " " if description else "") + "As a list of {key, value} pairs."
+            return {"description": f"{said} A JSON object map is accepted too.", "anyOf": [pairs, as_map]}
         required = set(node.get("required", []))
         properties = {}
         for name, child in node.get("properties", {}).items():
@@ -157,9 +201,10 @@ def _strict(node: dict, path: tuple, maps: list, keywords: frozenset, strict: bo
 
 def documented_parameters(operation_id: str) -> dict:
     """What ``POST /api/v1/tools/<name>`` accepts, for the OpenAPI document: the tool's
-    parameters with optional fields optional (or null) and the length bounds kept."""
-    keywords = frozenset(STRICT_KEYWORDS | DOCUMENTED_BOUNDS)
-    return _strict(_json_schema(_operation(operation_id)), (), [], keywords, strict=False)
+    parameters with optional fields optional (or null), the length bounds kept, every
+    description, and the defaults in words as the tools say them."""
+    keywords = frozenset(STRICT_KEYWORDS | DOCUMENTED_BOUNDS | {"default"})
+    return _each_node(_strict(_json_schema(_operation(operation_id)), (), [], keywords, strict=False), _said_default)
 
 
 def _operation(name: str) -> Operation:
@@ -169,16 +214,65 @@ def _operation(name: str) -> Operation:
     return op
 
 
+def _each_node(node: dict, change: Callable[[dict], dict]) -> dict:
+    """``change`` made to a copy of ``node``, then to every schema under it (properties,
+    items, anyOf options), in the document's order."""
+    node = change(dict(node))
+    if "properties" in node:
+        node["properties"] = {name: _each_node(child, change) for name, child in node["properties"].items()}
+    if isinstance(node.get("items"), dict):
+        node["items"] = _each_node(node["items"], change)
+    if "anyOf" in node:
+        node["anyOf"] = [_each_node(option, change) for option in node["anyOf"]]
+    return node
+
+
+def _said_default(node: dict) -> dict:
+    """The node with its ``default`` (a keyword strict mode refuses) said at the end of its
+    description: ``Default: 100.``"""
+    if "default" in node:
+        words = f"Default: {json.dumps(node.pop('default'), ensure_ascii=False)}."
+        node["description"] = f"{node['description']} {words}" if node.get("description") else words
+    return node
+
+
+def _for_model(parameters: dict) -> dict:
+    """A tool's strict parameters (with their defaults) as the model reads them, by the
+    rules in this module's docstring: no long ``pattern``, no ``minItems: 0``, each
+    description once, the defaults in words (each said where it applies)."""
+    said: set[str] = set()
+
+    def change(node: dict) -> dict:
+        if len(node.get("pattern", "")) > PATTERN_SHOWN:
+            del node["pattern"]
+        if node.get("minItems") == 0:
+            del node["minItems"]
+        description = node.get("description")
+        if description in said:
+            del node["description"]
+        elif description:
+            said.add(description)
+        return _said_default(node)
+
+    return _each_node(parameters, change)
+
+
+def tool_description(op: Operation) -> str:
+    """The operation's description, then how to read a photo into its arguments (:data:`PHOTO`)."""
+    photo = PHOTO.get(op.operation_id)
+    return f"{op.description} {photo}" if photo else op.description
+
+
 @cache
 def _tool(operation_id: str) -> tuple[dict, tuple]:
     op = _operation(operation_id)
     maps: list = []
-    parameters = _strict(_json_schema(op), (), maps, frozenset(STRICT_KEYWORDS))
+    parameters = _for_model(_strict(_json_schema(op), (), maps, frozenset(STRICT_KEYWORDS | {"default"})))
     definition = {
         "type": "function",
         "function": {
             "name": op.operation_id,
-            "description": op.description,
+            "description": tool_description(op),
             "parameters": parameters,
             "strict": True,
         },

@@ -23,6 +23,10 @@ from scoring_api.tools import tool_definitions, tool_names
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ["auto", "legacy"]
+#: The most characters the tools of tools/list may take (compact JSON, no ASCII escapes,
+#: as the server writes them): 34,377 on 2026-12-06, 47,027 before the tools said each
+#: thing once (docs/chat-frontends.md, "The tool list").
+TOOL_LIST_LIMIT = 35_000
 
 OFFICIAL_EXAMPLE = {
     "sets": None,
@@ -90,6 +94,15 @@ def test_list_tools_is_the_tool_definitions(mode):
         assert tool.input_schema == function["parameters"]
         assert tool.description == function["description"]
         assert tool.annotations.read_only_hint is True
+
+
+def test_list_tools_stays_small():
+    listed = run(lambda client: client.list_tools())
+    tools = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools]
+    assert len(json.dumps(tools, ensure_ascii=False, separators=(",", ":"))) <= TOOL_LIST_LIMIT
+    described = {tool.name: tool.description for tool in listed.tools}
+    assert "From a photo: one player at a time" in described["score_apero"]
+    assert "From a photo" not in described["fairy_black_box_setup"]
 
 
 def test_server_identity():

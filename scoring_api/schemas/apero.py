@@ -17,17 +17,13 @@ class CardSchema(StrictSchema):
     color = fields.String(
         required=True,
         validate=validate.OneOf(list(apero.COLOR_ALIASES)),
-        metadata={
-            "description": "Colour id (red, orange, green, blue, purple, black_green) "
-            "or its Japanese name (赤 橙 緑 青 紫 黒緑).",
-            "examples": ["purple"],
-        },
+        metadata={"examples": ["purple"]},
     )
     value = integer(
         required=True,
         validate=validate.OneOf(CARD_VALUES),
         metadata={
-            "description": "The card's number: 1-3 for red/orange/green/blue, -3 to -1 for purple/black_green.",
+            "description": "1 to 3; purple and black_green -3 to -1.",
             "examples": [-1],
         },
     )
@@ -44,7 +40,6 @@ class PlayerSchema(StrictSchema):
         fields.Nested(CardSchema),
         required=True,
         validate=validate.Length(1, MAX_CARDS_PER_PLAYER),
-        metadata={"description": "The cards the player took, any number (the hand size is free)."},
     )
 
 
@@ -52,7 +47,7 @@ def sets_field():
     return integer(
         load_default=1,
         validate=validate.Range(1, MAX_SETS),
-        metadata={"description": "How many 36-card sets are shuffled together (default 1)."},
+        metadata={"description": "36-card sets shuffled together."},
     )
 
 
@@ -62,7 +57,6 @@ class AperoScoreRequestSchema(StrictSchema):
         fields.Nested(PlayerSchema),
         required=True,
         validate=validate.Length(1, MAX_PLAYERS),
-        metadata={"description": "Every player of the game; cards are checked against the deck together."},
     )
 
 
@@ -117,7 +111,7 @@ class CollectorSchema(StrictSchema):
         fields.Nested(CardSchema),
         required=True,
         validate=validate.Length(0, MAX_CARDS_PER_PLAYER),
-        metadata={"description": "The cards the player has taken so far (none at the start)."},
+        metadata={"description": "Taken so far."},
     )
 
 
@@ -127,12 +121,12 @@ class AperoPickRequestSchema(StrictSchema):
         fields.Nested(CollectorSchema),
         required=True,
         validate=validate.Length(1, MAX_PLAYERS),
-        metadata={"description": "Every player with the cards taken so far."},
+        metadata={"description": "Every player, me included."},
     )
     me = player_name(
         required=True,
         metadata={
-            "description": "The name of the player asking (read as the players' names are).",
+            "description": "The asking player, one of players.",
             "examples": ["Aki"],
         },
     )
@@ -140,7 +134,7 @@ class AperoPickRequestSchema(StrictSchema):
         fields.Nested(CardSchema),
         required=True,
         validate=validate.Length(1, MAX_TABLE),
-        metadata={"description": "The cards face up on the table."},
+        metadata={"description": "The face-up cards to choose from."},
     )
 
 

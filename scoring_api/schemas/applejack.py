@@ -21,8 +21,9 @@ VARIETY_MIN, VARIETY_MAX = applejack.VARIETY_NAME_LENGTH
 
 EDGES = list(DIRECTIONS)
 FIELD_RANGE = validate.Range(min(FIELDS), max(FIELDS))
-FIELD_TEXT = "Field 1-19 in reading order (rows of 3-4-5-4-3 from the top; 10 is the centre)."
-EDGE_TEXT = "Edge direction: e, se, sw, w, nw, ne (e = right, nw = up-left)."
+FIELD_TEXT = "In reading order: rows of 3-4-5-4-3 from the top, 10 the centre."
+EDGE_TEXT = "e = right, nw = up-left."
+PRICE_TEXT = "Its beehives' number (= its price)."
 
 
 def variety(**kwargs) -> fields.String:
@@ -34,29 +35,26 @@ def variety(**kwargs) -> fields.String:
 
 class ApplejackTileSchema(StrictSchema):
     field = integer(required=True, validate=FIELD_RANGE, metadata={"description": FIELD_TEXT})
-    pasture = boolean(metadata={"description": "true for a tile placed pasture side up (it shows nothing)."})
+    pasture = boolean(metadata={"description": "Pasture side up."})
     apples = ItemDict(
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
         validate=MaxProperties(applejack.MAX_VARIETIES),
         metadata={
-            "description": 'Apples per variety id (any name, 1-30 characters), e.g. {"red": 2}.',
+            "description": "Apples per variety.",
             "maxProperties": applejack.MAX_VARIETIES,
         },
     )
-    blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS), metadata={"description": "Blossoms shown."})
+    blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS))
     beehives = ItemList(
         fields.String(validate=validate.OneOf(EDGES)),
         validate=validate.Length(0, len(EDGES)),
         metadata={
-            "description": "Edges showing a beehive, as placed (rotation applied). " + EDGE_TEXT,
+            "description": "Edges with a beehive, as placed: " + EDGE_TEXT,
             "uniqueItems": True,  # the rules refuse an edge given twice
         },
     )
-    price = integer(
-        validate=validate.Range(0, MAX_PRICE),
-        metadata={"description": "The number on the tile's beehives = its price in honey."},
-    )
+    price = integer(validate=validate.Range(0, MAX_PRICE), metadata={"description": PRICE_TEXT})
 
     @post_load
     def to_tile(self, tile, **_):
@@ -73,13 +71,9 @@ class ApplejackTileSchema(StrictSchema):
 
 
 class ApplejackBoardBeehiveSchema(StrictSchema):
-    field = integer(required=True, validate=FIELD_RANGE, metadata={"description": "A border field."})
-    edge = fields.String(
-        required=True,
-        validate=validate.OneOf(EDGES),
-        metadata={"description": "An OUTER edge of that field (no field beyond it)."},
-    )
-    value = integer(required=True, validate=validate.Range(0, MAX_PRICE), metadata={"description": "Printed number."})
+    field = integer(required=True, validate=FIELD_RANGE)
+    edge = fields.String(required=True, validate=validate.OneOf(EDGES))
+    value = integer(required=True, validate=validate.Range(0, MAX_PRICE))
 
     @post_load
     def to_beehive(self, hive, **_):
@@ -87,7 +81,7 @@ class ApplejackBoardBeehiveSchema(StrictSchema):
 
 
 class ApplejackBoardAppleSchema(StrictSchema):
-    variety = variety(required=True, metadata={"description": "Variety id of the printed apple."})
+    variety = variety(required=True)
     fields_ = ItemList(
         integer(validate=FIELD_RANGE),
         data_key="fields",
@@ -95,7 +89,7 @@ class ApplejackBoardAppleSchema(StrictSchema):
         required=True,
         validate=validate.Length(1, 2),
         metadata={
-            "description": "The border field(s) the apple lies next to: one, or two sharing an edge that reaches the rim.",
+            "description": "The border field(s) it touches.",
             "uniqueItems": True,  # the rules refuse a field given twice
         },
     )
@@ -109,12 +103,12 @@ class ApplejackBoardSchema(StrictSchema):
     beehives = ItemList(
         fields.Nested(ApplejackBoardBeehiveSchema),
         validate=validate.Length(0, MAX_BOARD_ITEMS),
-        metadata={"description": "Beehives printed at outer edges of the board."},
+        metadata={"description": "Beehives printed on the rim: a border field and its outer edge."},
     )
     apples = ItemList(
         fields.Nested(ApplejackBoardAppleSchema),
         validate=validate.Length(0, MAX_BOARD_ITEMS),
-        metadata={"description": "Side B: apples printed in the board's corners (1 apple each)."},
+        metadata={"description": "Side B's corner apples, 1 each."},
     )
 
 
@@ -123,11 +117,8 @@ class ApplejackOrchardSchema(StrictSchema):
         fields.Nested(ApplejackTileSchema),
         required=True,
         validate=validate.Length(0, len(FIELDS)),
-        metadata={"description": "Tiles on the board, each on its own field."},
     )
-    board = fields.Nested(
-        ApplejackBoardSchema, metadata={"description": "Printed beehives and (side B) apples; optional."}
-    )
+    board = fields.Nested(ApplejackBoardSchema)
 
     @post_load
     def to_orchard(self, orchard, **_):
@@ -139,23 +130,21 @@ class ApplejackOrchardSchema(StrictSchema):
         )
 
 
-ORCHARD = "The player's orchard: tiles by field, optional board."
-
 # -- Requests -------------------------------------------------------------------------
 
 
 class ApplejackHarvestRequestSchema(StrictSchema):
-    orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
+    orchard = fields.Nested(ApplejackOrchardSchema, required=True)
     varieties = ItemList(
         variety(),
         required=True,
         validate=validate.Length(1, 2),
         metadata={
-            "description": "The 1 or 2 varieties whose apples the die passed, in path order.",
+            "description": "The varieties the die passed, in path order.",
             "examples": [["red"]],
         },
     )
-    die = integer(required=True, validate=validate.Range(1, 3), metadata={"description": "The die's value, 1-3."})
+    die = integer(required=True, validate=validate.Range(1, 3))
 
 
 class ApplejackPlacementRequestSchema(StrictSchema):
@@ -172,20 +161,20 @@ class ApplejackPlacementRequestSchema(StrictSchema):
 
 
 class ApplejackBlossomsRequestSchema(StrictSchema):
-    orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
+    orchard = fields.Nested(ApplejackOrchardSchema, required=True)
     times = integer(
         required=True,
         validate=validate.OneOf([1, 2]),
-        metadata={"description": "1 the first time the die crosses the bridge, 2 the second time."},
+        metadata={"description": "The die's first or second crossing of the bridge."},
     )
 
 
 class ApplejackFinalRequestSchema(StrictSchema):
-    orchard = fields.Nested(ApplejackOrchardSchema, required=True, metadata={"description": ORCHARD})
+    orchard = fields.Nested(ApplejackOrchardSchema, required=True)
     supply = integer(
         required=True,
         validate=validate.Range(0, MAX_SUPPLY),
-        metadata={"description": "Honey in the player's supply before final scoring."},
+        metadata={"description": "Honey in supply before final scoring."},
     )
 
 
@@ -193,7 +182,7 @@ class ApplejackStartingHoneyRequestSchema(StrictSchema):
     players = integer(
         required=True,
         validate=validate.Range(1, 4),
-        metadata={"description": "Number of players, 1 (solo) to 4."},
+        metadata={"description": "1 = solo."},
     )
 
 
@@ -301,20 +290,16 @@ class ApplejackPrintedTileSchema(StrictSchema):
         keys=fields.String(),
         values=integer(validate=validate.Range(0, MAX_APPLES)),
         validate=MaxProperties(applejack.MAX_VARIETIES),
-        metadata={"description": 'Apples per variety id, e.g. {"red": 2}.', "maxProperties": applejack.MAX_VARIETIES},
+        metadata={"description": "Apples per variety.", "maxProperties": applejack.MAX_VARIETIES},
     )
-    blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS), metadata={"description": "Blossoms shown."})
+    blossoms = integer(validate=validate.Range(0, MAX_BLOSSOMS))
     beehives = ItemList(
         fields.String(validate=validate.OneOf(EDGES)),
         required=True,
         validate=validate.Length(1, len(EDGES)),
-        metadata={"description": "Edges showing a beehive, as printed (rotation 0). " + EDGE_TEXT, "uniqueItems": True},
+        metadata={"description": "Edges with a beehive, as printed: " + EDGE_TEXT, "uniqueItems": True},
     )
-    price = integer(
-        required=True,
-        validate=validate.Range(0, MAX_PRICE),
-        metadata={"description": "The number on the tile's beehives = its price in honey."},
-    )
+    price = integer(required=True, validate=validate.Range(0, MAX_PRICE), metadata={"description": PRICE_TEXT})
 
     @post_load
     def to_tile(self, tile, **_):
@@ -329,7 +314,7 @@ class ApplejackPlacementsRequestSchema(StrictSchema):
     supply = integer(
         required=True,
         validate=validate.Range(0, MAX_SUPPLY),
-        metadata={"description": "Honey the player holds now (the tree side needs its price)."},
+        metadata={"description": "Honey held now (the tree side costs the price)."},
     )
 
 

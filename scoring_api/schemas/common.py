@@ -293,11 +293,9 @@ def same_name(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip()
 
 
-#: The description of every game's player name field.
-PLAYER_NAME = (
-    "Player name, unique in the request once read as players read it: compatibility form (NFKC), "
-    "without surrounding spaces; invisible characters and blank names are refused."
-)
+#: The description of every game's player name field (the pattern refuses the invisible
+#: characters and blank names).
+PLAYER_NAME = "Unique (compared in NFKC, trimmed)."
 
 
 def player_name(**kwargs) -> fields.String:

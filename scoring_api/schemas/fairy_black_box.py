@@ -40,15 +40,14 @@ class FairyBlackBoxTreasureSchema(StrictSchema):
     name = text(
         required=True,
         metadata={
-            "description": "The treasure's name as printed. 〈きらきら〉 (also きらきら, キラキラ, "
-            "kirakira) breaks score ties.",
+            "description": "As printed; 〈きらきら〉 (or きらきら, キラキラ, kirakira) breaks score ties.",
             "examples": ["きらきら"],
         },
     )
     points = integer(
         required=True,
         validate=validate.Range(MIN_POINTS, MAX_POINTS),
-        metadata={"description": "The points printed on the card.", "examples": [3]},
+        metadata={"examples": [3]},
     )
 
 
@@ -58,23 +57,19 @@ class FairyBlackBoxPlayerSchema(StrictSchema):
         required=True,
         validate=validate.Range(MIN_MOOD, MAX_MOOD),
         metadata={
-            "description": "Mood (ゴキゲン) at the end. A player still in has at least 1; "
-            "an eliminated player's mood is not used.",
+            "description": "ゴキゲン at the end: at least 1 while in the game, not used once eliminated.",
             "examples": [3],
         },
     )
     eliminated = boolean(
         required=True,
-        metadata={"description": "True if the player left the game (mood reached 0)."},
+        metadata={"description": "Left the game (mood reached 0)."},
     )
     treasures = ItemList(
         fields.Nested(FairyBlackBoxTreasureSchema),
         required=True,
         validate=validate.Length(0, MAX_TREASURES),
-        metadata={
-            "description": "Treasure cards in hand; [] for an eliminated player (they "
-            "discarded all). At most 15 in all hands together."
-        },
+        metadata={"description": "In hand; [] once eliminated. At most 15 in all hands together."},
     )
 
 
@@ -83,7 +78,7 @@ class FairyBlackBoxScoreRequestSchema(StrictSchema):
         fields.Nested(FairyBlackBoxPlayerSchema),
         required=True,
         validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS),
-        metadata={"description": "Every player of the game, eliminated ones included."},
+        metadata={"description": "Every player, eliminated ones included."},
     )
 
 
@@ -137,7 +132,7 @@ class FairyBlackBoxSetupRequestSchema(StrictSchema):
     players = integer(
         required=True,
         validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
-        metadata={"description": "Number of players (2-5).", "examples": [4]},
+        metadata={"examples": [4]},
     )
 
 
@@ -168,15 +163,15 @@ class FairyBlackBoxEndCheckRequestSchema(StrictSchema):
     players = integer(
         required=True,
         validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
-        metadata={"description": "Players at the start of the game (2-5), eliminated ones included."},
+        metadata={"description": "At the start of the game, eliminated ones included."},
     )
     star_deck_runouts = integer(
         required=True,
         validate=validate.Range(0, MAX_STAR_RUNOUTS),
-        metadata={"description": "Times the star deck has run out so far, this turn included."},
+        metadata={"description": "So far, this turn included."},
     )
-    treasure_deck_empty = boolean(required=True, metadata={"description": "The treasure deck has no card left."})
-    treasure_discard_empty = boolean(required=True, metadata={"description": "The treasure discard pile has no card."})
+    treasure_deck_empty = boolean(required=True)
+    treasure_discard_empty = boolean(required=True)
     players_left = integer(
         required=True,
         validate=validate.Range(0, MAX_PLAYERS),
@@ -219,7 +214,7 @@ class FairyBlackBoxRemainingPlayerSchema(StrictSchema):
     treasure_count = integer(
         required=True,
         validate=validate.Range(0, MAX_TREASURES),
-        metadata={"description": "Treasure cards in the player's hand.", "examples": [2]},
+        metadata={"description": "Treasure cards in hand.", "examples": [2]},
     )
 
 
@@ -230,7 +225,7 @@ class FairyBlackBoxNextPlayerRequestSchema(StrictSchema):
         validate=validate.Length(1, MAX_PLAYERS - 1),
         # At least 2: one player left means the game is over, which the rule refuses as
         # game_over (saying to score the game), so the length check lets 1 through to it.
-        metadata={"description": "The players still in, without the eliminated active player.", "minItems": 2},
+        metadata={"description": "The players still in, not the active player just eliminated.", "minItems": 2},
     )
 
 

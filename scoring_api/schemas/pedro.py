@@ -47,10 +47,7 @@ def card_field(**kwargs) -> fields.String:
     accept exactly the texts that fully match :data:`CARD_PATTERN`."""
     return fields.String(
         metadata={
-            "description": (
-                "Rank A K Q J 10 9 8 7 6 5 4 3 2 (letters in either case) then suit H D C S (either case) "
-                "or ♥♡ ♦♢ ♣♧ ♠♤, nothing else (no spaces), e.g. 10H, 5♦, as."
-            ),
+            "description": "Rank then suit, no space, either case: 10H, qs, 5♦.",
             "pattern": CARD_PATTERN,
             "examples": ["5H"],
         },
@@ -93,41 +90,35 @@ class RulesSchema(StrictSchema):
     target = integer(
         load_default=100,
         validate=validate.Range(1, MAX_TARGET),
-        metadata={"description": "Score that wins, 1-100 (default 100; 50 and 62 are common)."},
+        metadata={"description": "Winning score."},
     )
     min_bid = integer(
         load_default=7,
         validate=validate.Range(1, MAX_POINTS),
-        metadata={"description": "Lowest bid (7; some tables 6)."},
     )
     max_bid = integer(
         load_default=14,
         validate=validate.Range(1, MAX_POINTS),
-        metadata={"description": "Highest bid (14 = every point)."},
     )
     dealer_forced_bid = integer(
         load_default=7,
         validate=validate.Range(1, MAX_POINTS),
-        metadata={"description": "Bid the dealer must make when the first three pass."},
+        metadata={"description": "The dealer's bid after three passes."},
     )
     two_scored_by = fields.String(
         load_default="dealt",
         validate=validate.OneOf(TWO_SCORED_BY),
-        metadata={
-            "description": "Who scores the 2 of trump: the team dealt it, the team capturing it, or the team of the player playing it."
-        },
+        metadata={"description": "Who scores the 2 of trump."},
     )
     bidder_out_margin = integer(
         load_default=7,
         validate=validate.Range(0, MAX_TARGET),
-        metadata={"description": "Bidder goes out when a hand starts with both teams this close to the target."},
+        metadata={"description": "Bidder goes out when both teams start a hand this close to the target."},
     )
     tie_rule = fields.String(
         load_default="extra_hand",
         validate=validate.OneOf(TIE_RULES),
-        metadata={
-            "description": "Both teams reach the target in one hand: play an extra bidder-goes-out hand, the bidding team wins, or the higher score wins."
-        },
+        metadata={"description": "When both teams reach the target in one hand."},
     )
 
     @post_load
@@ -136,9 +127,7 @@ class RulesSchema(StrictSchema):
 
 
 def rules_field() -> fields.Nested:
-    return fields.Nested(
-        RulesSchema, load_default=lambda: Rules(), metadata={"description": "Table rules (defaults: the seed's rules)."}
-    )
+    return fields.Nested(RulesSchema, load_default=lambda: Rules())
 
 
 class RulesOutSchema(StrictSchema):
@@ -210,7 +199,7 @@ CALL_JSON_SCHEMA = {
 class AuctionRequestSchema(StrictSchema):
     dealer = seat_field(
         required=True,
-        metadata={"description": "The dealer's seat; calls start at the dealer's left (clockwise N E S W)."},
+        metadata={"description": "Calls start at the dealer's left (N E S W clockwise)."},
     )
     calls = ItemList(
         CallField(metadata=CALL_JSON_SCHEMA),
@@ -218,7 +207,7 @@ class AuctionRequestSchema(StrictSchema):
         # exactly CALLS items, as the spec says; any other number is refused by the
         # auction's call_count, whose sentence says why in the player's language
         metadata={
-            "description": 'The four calls in order from the dealer\'s left: an amount or "pass".',
+            "description": "In order from the dealer's left.",
             "minItems": CALLS,
             "maxItems": CALLS,
         },
@@ -254,19 +243,17 @@ class HandsSchema(StrictSchema):
 
 
 class TrickRequestSchema(StrictSchema):
-    trump = suit_field(required=True, metadata={"description": "Trump suit: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
-    leader = seat_field(required=True, metadata={"description": "Seat that led the trick."})
+    trump = suit_field(required=True)
+    leader = seat_field(required=True)
     cards = ItemList(
         card_field(),
         required=True,
         validate=validate.Length(4, 4),
-        metadata={"description": "The four cards in play order, from the leader clockwise."},
+        metadata={"description": "In play order, from the leader clockwise."},
     )
     hands = fields.Nested(
         HandsSchema,
-        metadata={
-            "description": "Optional: each player's cards before this trick; then every card is checked against the follow rule."
-        },
+        metadata={"description": "Each seat's cards before the trick, to check the follow rule."},
     )
     rules = rules_field()
 
@@ -308,23 +295,21 @@ class HandInputSchema(StrictSchema):
     points = fields.Nested(
         TeamPointsSchema, metadata={"description": "Points each team took; or give trump and captured instead."}
     )
-    trump = suit_field(metadata={"description": "Trump suit, with captured: H D C S in either case, or ♥♡ ♦♢ ♣♧ ♠♤."})
+    trump = suit_field(metadata={"description": "With captured."})
     captured = fields.Nested(
-        CapturedSchema, metadata={"description": "Cards each team captured in tricks (at least its point cards)."}
+        CapturedSchema, metadata={"description": "Cards each team won in tricks (at least its point cards)."}
     )
     two_dealt_to = team_field(
         allow_none=True,
-        metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null: it never came into play)."},
+        metadata={"description": "Rule 'dealt': team dealt the 2 of trump (null if never in play)."},
     )
     two_played_by = team_field(
-        allow_none=True, metadata={"description": "Rule 'played': team of the player who played the 2 of trump."}
+        allow_none=True, metadata={"description": "Rule 'played': team that played the 2 of trump."}
     )
 
 
 class HandRequestSchema(HandInputSchema):
-    scores_before = fields.Nested(
-        TeamNumbersSchema, required=True, metadata={"description": "Scores when the hand starts."}
-    )
+    scores_before = fields.Nested(TeamNumbersSchema, required=True)
     rules = rules_field()
 
 
@@ -389,12 +374,7 @@ class GameRequestSchema(StrictSchema):
         fields.Nested(HandInputSchema),
         required=True,
         validate=validate.Length(0, MAX_HANDS),
-        metadata={
-            "description": (
-                "Every hand so far, in order, starting from 0-0: at most 80 (in 20,000 simulated games "
-                "to 100, the longest took 75)."
-            )
-        },
+        metadata={"description": "Every hand so far, in order, starting from 0-0."},
     )
 
 

@@ -1,15 +1,30 @@
 """The scorers as tools: one per operation, strict-mode schemas from the same marshmallow
 schemas, and execution over HTTP with the endpoint's own validation."""
 
+import json
 import re
 
 import pytest
+from jsonschema import Draft202012Validator
+from marshmallow import ValidationError
 
 from scoring_api.error_shape import ApiError
-from scoring_api.operations.registry import OPERATIONS
-from scoring_api.tools import STRICT_KEYWORDS, call_tool, tool_definitions
+from scoring_api.operations.registry import OPERATIONS, find_operation
+from scoring_api.tools import (
+    PATTERN_SHOWN,
+    PHOTO,
+    STRICT_KEYWORDS,
+    call_tool,
+    documented_parameters,
+    shared_tool_definitions,
+    tool_definitions,
+)
 
 TOOLS = {tool["function"]["name"]: tool for tool in tool_definitions()}
+#: The most characters the tool list may take as the chat sends it with every model round
+#: (compact JSON, no ASCII escapes): 33,417 on 2026-12-06, 46,067 before the tools said
+#: each thing once (docs/chat-frontends.md, "The tool list").
+TOOL_LIST_LIMIT = 34_000
 
 
 def strict_problems(node, path="$"):
@@ -59,11 +74,13 @@ def test_each_tool_is_valid_for_strict_function_calling(name):
     function = tool["function"]
     assert tool["type"] == "function" and function["strict"] is True
     assert re.fullmatch(r"[a-z][a-z0-9_]{0,63}", function["name"])
-    assert 40 <= len(function["description"]) <= 300
+    assert function["description"].startswith(find_operation(name).description)
+    assert 40 <= len(function["description"]) <= 480
     parameters = function["parameters"]
     assert parameters["type"] == "object"
     assert strict_problems(parameters) == []
     assert "default" not in schema_keywords(parameters)
+    Draft202012Validator.check_schema(parameters)
 
 
 def schema_keywords(node):
@@ -85,6 +102,131 @@ def test_optional_fields_are_nullable_and_required_ones_are_not(op):
         schema = properties[field.data_key or name]
         nullable = "null" in (schema.get("type") or []) or {"type": "null"} in schema.get("anyOf", [])
         assert nullable == (not field.required), name
+
+
+def test_the_tool_list_stays_small():
+    sent = json.dumps(shared_tool_definitions(), ensure_ascii=False, separators=(",", ":"))
+    assert len(sent) <= TOOL_LIST_LIMIT
+    assert max(len(json.dumps(tool, ensure_ascii=False, separators=(",", ":"))) for tool in TOOLS.values()) <= 3_600
+
+
+def descriptions(node):
+    """Every description in a JSON Schema, in the document's order."""
+    found = [node["description"]] if "description" in node else []
+    for child in node.get("properties", {}).values():
+        found += descriptions(child)
+    if isinstance(node.get("items"), dict):
+        found += descriptions(node["items"])
+    for option in node.get("anyOf", []):
+        found += descriptions(option)
+    return found
+
+
+@pytest.mark.parametrize("name", list(TOOLS))
+def test_a_tool_says_each_description_once(name):
+    said = descriptions(TOOLS[name]["function"]["parameters"])
+    assert len(said) == len(set(said))
+
+
+def test_a_repeated_description_is_said_at_its_first_field_only():
+    tile = TOOLS["applejack_placement"]["function"]["parameters"]["properties"]
+    reading_order = "In reading order: rows of 3-4-5-4-3 from the top, 10 the centre."
+    assert tile["orchard"]["properties"]["tiles"]["items"]["properties"]["field"]["description"] == reading_order
+    assert "description" not in tile["tile"]["properties"]["field"]
+    captured = TOOLS["pedro_hand"]["function"]["parameters"]["properties"]["captured"]["properties"]
+    assert captured["NS"]["items"]["description"] == "Rank then suit, no space, either case: 10H, qs, 5♦."
+    assert "description" not in captured["EW"]["items"]
+
+
+BOUNDS = ("minimum", "maximum", "minItems", "maxItems", "enum", "const", "pattern")
+
+
+def bounds(node, path="$", found=None):
+    """What a schema allows at each path: the bounds, enums and patterns (anyOf options
+    merged at their path; ``minItems: 0`` is no bound; ``[]`` an array's items)."""
+    found = {} if found is None else found
+    here = found.setdefault(path, {})
+    here.update({key: node[key] for key in BOUNDS if key in node and not (key == "minItems" and node[key] == 0)})
+    for name, child in node.get("properties", {}).items():
+        bounds(child, f"{path}.{name}", found)
+    if isinstance(node.get("items"), dict):
+        bounds(node["items"], f"{path}[]", found)
+    for option in node.get("anyOf", []):
+        bounds(option, path, found)
+    return found
+
+
+@pytest.mark.parametrize("name", list(TOOLS))
+def test_the_tool_keeps_every_bound_and_enum_of_the_endpoint(name):
+    """The tool's copy is the documented schema of POST /api/v1/tools/<name> (every bound
+    of the endpoint) less the long patterns only."""
+    documented = bounds(documented_parameters(name))
+    for where in documented.values():
+        if len(where.get("pattern", "")) > PATTERN_SHOWN:
+            del where["pattern"]
+    assert bounds(TOOLS[name]["function"]["parameters"]) == documented
+
+
+def test_long_patterns_are_left_to_the_endpoint():
+    """The player name's pattern is not in the tool; the endpoint still refuses what it refuses."""
+    player = TOOLS["score_apero"]["function"]["parameters"]["properties"]["players"]["items"]
+    assert "pattern" not in player["properties"]["name"]
+    hidden = {"sets": None, "players": [{"name": "A\u200b", "cards": [{"color": "red", "value": 1}]}]}
+    Draft202012Validator(TOOLS["score_apero"]["function"]["parameters"]).validate(hidden)
+    with pytest.raises(ValidationError) as refused:
+        call_tool("score_apero", hidden, "en")
+    assert refused.value.messages == {
+        "players": {
+            0: {
+                "name": ["The player name contains an invisible character (U+200B); delete it and type the name again."]
+            }
+        }
+    }
+
+
+def test_defaults_are_said_in_words():
+    rules = TOOLS["pedro_hand"]["function"]["parameters"]["properties"]["rules"]["properties"]
+    assert rules["target"]["description"] == "Winning score. Default: 100."
+    assert rules["min_bid"]["description"] == "Default: 7."
+    assert rules["tie_rule"]["description"] == 'When both teams reach the target in one hand. Default: "extra_hand".'
+    sets = TOOLS["score_apero"]["function"]["parameters"]["properties"]["sets"]
+    assert sets["description"] == "36-card sets shuffled together. Default: 1."
+    documented = documented_parameters("pedro_hand")["properties"]["rules"]["properties"]
+    assert (
+        documented["target"]["description"] == "Winning score. Default: 100." and "default" not in documented["target"]
+    )
+
+
+PHOTO_TOOLS = {
+    "score_apero",
+    "apero_pick",
+    "applejack_harvest",
+    "applejack_placement",
+    "applejack_blossoms",
+    "applejack_final_score",
+    "applejack_placements",
+    "score_fairy_black_box",
+    "pedro_hand",
+    "pedro_game",
+}
+
+
+@pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: op.operation_id)
+def test_tools_fed_by_a_photo_say_how_to_read_it(op):
+    description = TOOLS[op.operation_id]["function"]["description"]
+    if op.operation_id in PHOTO_TOOLS:
+        assert description == f"{op.description} {PHOTO[op.operation_id]}"
+        assert "From a photo" in description and description.endswith("ask the player about anything unclear.")
+    else:
+        assert description == op.description
+    assert set(PHOTO) == PHOTO_TOOLS
+
+
+def test_the_photo_sentences_name_what_to_read():
+    assert "every card with its colour and value" in TOOLS["score_apero"]["function"]["description"]
+    assert "each tile by field" in TOOLS["applejack_final_score"]["function"]["description"]
+    assert "each treasure card's name and points" in TOOLS["score_fairy_black_box"]["function"]["description"]
+    assert "every card of each pile" in TOOLS["pedro_hand"]["function"]["description"]
 
 
 def test_tools_endpoint_lists_them(client):
