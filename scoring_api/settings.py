@@ -234,6 +234,7 @@ def _one_of(*choices: str) -> Callable[[Any], str | None]:
 
 
 KIB = 1024
+MIB = 1024 * KIB
 
 #: Every ``SCORING_*`` setting (config key = the variable without its prefix).
 SETTINGS: dict[str, Setting] = {
@@ -258,6 +259,15 @@ SETTINGS: dict[str, Setting] = {
     "CHAT_MAX_TOOL_CALLS": Setting(8, _integer(1, 64), "tool calls executed per round"),
     "CHAT_TOOL_RESULT_LIMIT": Setting(
         8 * KIB, _integer(KIB, 256 * KIB, " of bytes"), "bytes of one tool result sent back to the model"
+    ),
+    "CHAT_MAX_BODY_BYTES": Setting(
+        8 * MIB,
+        _integer(64 * KIB, 64 * MIB, " of bytes"),
+        "largest request body of the chat routes (/api/v1/chat, /v1/chat/completions), photos included; "
+        "larger ones get a 413",
+    ),
+    "CHAT_VISION": Setting(
+        False, _boolean, "true: the model reads pictures, and the chat takes photos (image_url data URLs)"
     ),
     "PROMPTS_DIR": Setting(None, _folder, "folder of the assistant's prompts (default: those in the package)"),
     "PUBLIC_URL": Setting(None, _url(("https",)), "https URL of this deployment, first in the served spec"),

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import os
 
+import httpx
 import openai
+import pydantic
 import pytest
 
+from tests.assistant.pictures import data_url, photo_message, png
 from tests.conftest import API_KEY
 from tests.fake_openai import calls, reply, sse, stall_after, status
 from tests.servers import gunicorn
@@ -126,3 +129,103 @@ def test_a_malformed_chunk_mid_stream_is_an_error_the_sdk_raises(ai_chan, fake_m
             received.append(chunk.choices[0].delta.content)
     assert received == ["", "abc"]
     assert failed.value.message == "The model sent a response that could not be read."
+
+
+class Score(pydantic.BaseModel):
+    player: str
+    total: int
+
+
+def test_structured_output_is_a_bad_request_naming_response_format(ai_chan, fake_model):
+    """``chat.completions.parse`` (and LangChain's ``with_structured_output``) ask for JSON
+    she does not write: the SDK raises at once, the body naming the parameter."""
+    fake_model.play(reply("16点です。"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        ai_chan.chat.completions.parse(model="ai-chan-en", messages=QUESTION, response_format=Score)
+    assert refused.value.status_code == 400
+    assert (refused.value.body["param"], refused.value.body["code"]) == ("response_format", "unsupported_parameter")
+    assert refused.value.body["message"].startswith("response_format: json_schema is not supported")
+    assert fake_model.requests == []
+
+
+def test_a_history_with_another_models_tool_use_moves_to_ai_chan(ai_chan, fake_model):
+    fake_model.play(reply("2人なら16と20です。"))
+    history = [
+        {"role": "user", "content": "東京の天気は？"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_w1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_w1", "content": "晴れ"},
+        {"role": "assistant", "content": "晴れです。"},
+        *QUESTION,
+    ]
+    completion = ai_chan.chat.completions.create(model="ai-chan", messages=history)
+    assert completion.choices[0].message.content == "2人なら16と20です。"
+    assert completion.model_extra["ai_chan"]["tool_calls"] == []
+    assert fake_model.requests[0]["messages"][1:] == [
+        {"role": "user", "content": "東京の天気は？"},
+        {"role": "assistant", "content": "（以前の会話でツール「get_weather」を呼び出しました。引数: {}）"},
+        {"role": "user", "content": "（以前の会話でのツール「get_weather」の結果: 晴れ）"},
+        {"role": "assistant", "content": "晴れです。"},
+        *QUESTION,
+    ]
+
+
+def test_the_sdk_retrieves_a_model_and_not_another(ai_chan):
+    model = ai_chan.models.retrieve("ai-chan-en")
+    assert (model.id, model.object, model.created, model.owned_by) == ("ai-chan-en", "model", 1796169600, "scoring-api")
+    with pytest.raises(openai.NotFoundError) as refused:
+        ai_chan.models.retrieve("gpt-4o")
+    assert refused.value.body["code"] == "model_not_found"
+
+
+def test_an_unknown_path_answers_in_openais_shape(ai_chan):
+    with pytest.raises(openai.NotFoundError) as refused:
+        ai_chan.embeddings.create(model="ai-chan", input="こんにちは")
+    assert refused.value.response.json() == {
+        "error": {
+            "message": "そのパスはありません: /v1/embeddings",
+            "type": "invalid_request_error",
+            "code": "not_found",
+            "param": None,
+        }
+    }
+
+
+def test_under_gunicorn_a_photo_reaches_the_model_within_the_chats_body_limit(fake_model):
+    """The chat routes take their own limit (here 2,000,000 bytes), the scorers keep 64 KiB."""
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": fake_model.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "SCORING_CHAT_MAX_RETRIES": "0",
+        "SCORING_CHAT_OPEN": "true",
+        "SCORING_CHAT_VISION": "true",
+        "SCORING_CHAT_MAX_BODY_BYTES": "2000000",
+    }
+    photo = data_url(png(500, 500) + b"\0" * 900_000)  # about 1.2 MB as base64
+    with (
+        gunicorn(env) as port,
+        openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="open", max_retries=0, timeout=20) as client,
+    ):
+        fake_model.play(reply("赤1、緑2が見えます。"))
+        completion = client.chat.completions.create(model="ai-chan", messages=[photo_message(photo)])
+        assert completion.choices[0].message.content == "赤1、緑2が見えます。"
+        assert fake_model.requests[0]["messages"][1]["content"][1] == {"type": "image_url", "image_url": {"url": photo}}
+        with pytest.raises(openai.APIStatusError) as refused:
+            client.chat.completions.create(model="ai-chan", messages=[photo_message(photo, photo)])
+        assert refused.value.status_code == 413
+        assert refused.value.body["message"] == "リクエストが大きすぎます（上限 2000000 バイト）。"
+        scorer = httpx.post(
+            f"http://127.0.0.1:{port}/api/v1/apero/score",
+            content=b"{" + b" " * 64 * 1024 + b"}",
+            headers={"Content-Type": "application/json"},
+            timeout=20,
+        )
+        assert scorer.status_code == 413
+        assert scorer.json()["error"]["message"] == "リクエストが大きすぎます（上限 65536 バイト）。"

@@ -27,6 +27,11 @@ from scoring_api.settings import SETTINGS
         ("SCORING_CHAT_MAX_TOKENS", "2.5", "whole number from 16 to 32768"),
         ("SCORING_CHAT_MAX_TOOL_CALLS", "0", "whole number from 1 to 64"),
         ("SCORING_CHAT_TOOL_RESULT_LIMIT", "10", "whole number of bytes"),
+        ("SCORING_CHAT_MAX_BODY_BYTES", "65535", "whole number of bytes from 65536 to 67108864"),
+        ("SCORING_CHAT_MAX_BODY_BYTES", "67108865", "whole number of bytes from 65536 to 67108864"),
+        ("SCORING_CHAT_MAX_BODY_BYTES", "8MB", "whole number of bytes"),
+        ("SCORING_CHAT_VISION", "yes", "must be true or false"),
+        ("SCORING_CHAT_VISION", "1", "must be true or false"),
         ("SCORING_PUBLIC_URL", "http://scores.example", "absolute https URL"),
         ("SCORING_PUBLIC_URL", "scores.example", "absolute https URL"),
         ("SCORING_PROMPTS_DIR", "/nonexistent", "folder that holds system.md"),
@@ -68,9 +73,12 @@ def test_good_settings_are_taken(monkeypatch):
     monkeypatch.setenv("SCORING_MAX_CONTENT_LENGTH", "2048")
     monkeypatch.setenv("SCORING_CHAT_DEADLINE", "12.5")
     monkeypatch.setenv("SCORING_PUBLIC_URL", "https://scores.example/")
+    monkeypatch.setenv("SCORING_CHAT_VISION", "true")
+    monkeypatch.setenv("SCORING_CHAT_MAX_BODY_BYTES", "65536")
     monkeypatch.setenv("OPENAI_API_KEY", "")  # empty means not set
     app = create_app()
     assert app.config["MAX_CONTENT_LENGTH"] == 2048
+    assert (app.config["CHAT_VISION"], app.config["CHAT_MAX_BODY_BYTES"]) == (True, 65536)
     assert app.config["CHAT_DEADLINE"] == 12.5
     assert app.config["OPENAI_API_KEY"] is None
     assert (
@@ -79,6 +87,11 @@ def test_good_settings_are_taken(monkeypatch):
         .status_code
         == 413
     )
+
+
+def test_the_chat_takes_no_photo_and_8_mib_bodies_unless_told():
+    app = create_app()
+    assert (app.config["CHAT_VISION"], app.config["CHAT_MAX_BODY_BYTES"]) == (False, 8 * 1024 * 1024)
 
 
 def test_a_mapping_is_checked_too():

@@ -9,13 +9,14 @@ from flask import Blueprint, current_app, jsonify
 
 from ..assistant.chat import chat
 from ..assistant.failures import ChatFailure
+from ..assistant.pictures import check_pictures
 from ..assistant.settings import ChatSettings
 from ..error_shape import ApiError
 from ..i18n import join_list
 from ..schemas.assistant import ChatRequestSchema, ChatResponseSchema
 from ..schemas.localized import localized
 from ..tools import UnknownTool, call_tool, tool_definitions, tool_names
-from .body import read_json, request_lang
+from .body import read_chat_json, read_json, request_lang
 from .limits import KeyCheck, caller, client_id, too_many_wrong_keys
 from .metrics import count_chat
 
@@ -59,6 +60,7 @@ def chat_settings(config) -> ChatSettings:
         max_tool_calls=int(config["CHAT_MAX_TOOL_CALLS"]),
         tool_result_limit=int(config["CHAT_TOOL_RESULT_LIMIT"]),
         max_argument_bytes=int(config["MAX_CONTENT_LENGTH"] or 64 * 1024),
+        vision=bool(config["CHAT_VISION"]),
     )
 
 
@@ -89,10 +91,12 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="chat"'}
 
 @chat_bp.post("/chat")
 def chat_view():
-    """アイちゃん answers the conversation, calling the scoring tools as she needs."""
+    """アイちゃん answers the conversation, calling the scoring tools as she needs; the
+    body may carry photos (``CHAT_MAX_BODY_BYTES``, :mod:`scoring_api.assistant.pictures`)."""
     lang = request_lang()
     check_chat_key(current_app.config)
-    asked = localized(ChatRequestSchema, lang).load(read_json())
+    asked = localized(ChatRequestSchema, lang).load(read_chat_json())
+    check_pictures(asked["messages"], current_app.config["CHAT_VISION"], lang)
     prompts = current_app.extensions.get("prompts")
     if prompts is None:
         raise ApiError(503, "prompts_missing", "assistant.prompts_missing")

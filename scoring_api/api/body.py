@@ -3,9 +3,10 @@
 The body must be ``application/json`` (415 otherwise), not empty, and valid JSON as
 :class:`JSONProvider` reads it (400); the size limit is Flask's ``MAX_CONTENT_LENGTH``
 (413), for bodies with a ``Content-Length`` and chunked ones alike; one announced over the
-limit with ``Expect: 100-continue`` is refused before the client sends it. Under gevent
-workers (the served setup, :mod:`scoring_api.gunicorn_conf`) the body must arrive within
-``BODY_TIMEOUT`` seconds (408).
+limit with ``Expect: 100-continue`` is refused before the client sends it. The chat routes
+read theirs with :func:`read_chat_json`, within ``CHAT_MAX_BODY_BYTES`` instead (photos).
+Under gevent workers (the served setup, :mod:`scoring_api.gunicorn_conf`) the body must
+arrive within ``BODY_TIMEOUT`` seconds (408).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from ..i18n import DEFAULT_LANG, LANGS, t
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
+
+#: The most of a refused body read and dropped (:meth:`JSONRequest._discard_body`).
+DISCARD_MOST = 16 * 1024 * 1024
 
 
 def request_lang() -> str:
@@ -112,15 +116,16 @@ class JSONRequest(Request):
                 raise ApiError(400, "invalid_body", "errors.unreadable_body") from None
 
     def _discard_body(self) -> None:
-        """Read and drop what is left of a refused body, up to 16 times the limit: a client
-        still sending it then receives the 413 instead of a reset connection. A client that
-        announced the body with ``Expect: 100-continue`` has sent none of it: it waits for
-        ``100 Continue``, which gunicorn does not send when the length is over the limit
-        (:func:`scoring_api.gunicorn_conf.pre_request`), so it gets the 413 at once."""
+        """Read and drop what is left of a refused body, up to 16 times the limit (at most
+        :data:`DISCARD_MOST`): a client still sending it then receives the 413 instead of a
+        reset connection. A client that announced the body with ``Expect: 100-continue``
+        has sent none of it: it waits for ``100 Continue``, which gunicorn does not send
+        when the length is over the limit (:func:`scoring_api.gunicorn_conf.pre_request`),
+        so it gets the 413 at once."""
         if self.headers.get("Expect", "").lower() == "100-continue" and self.content_length is not None:
             return
         stream = self.environ["wsgi.input"]
-        left = 16 * (self.max_content_length or 0)
+        left = min(16 * (self.max_content_length or 0), DISCARD_MOST)
         try:
             while left > 0 and (piece := stream.read(min(left, 65536))):
                 left -= len(piece)
@@ -141,3 +146,17 @@ def read_json():
         return request.get_json()
     except RecursionError as error:  # deeper than Python's own parser goes
         raise ApiError(400, "invalid_json", "errors.invalid_json", reason=strict_json.unreadable(error)) from None
+
+
+def read_chat_json():
+    """The JSON document of a chat route (``/api/v1/chat``, ``/v1/chat/completions``),
+    whose body may carry photos: at most ``CHAT_MAX_BODY_BYTES`` instead of
+    ``MAX_CONTENT_LENGTH`` (a 413 that states this limit beyond it). Every other route
+    keeps ``MAX_CONTENT_LENGTH``: the limit is this request's own (Flask 3.1), set before
+    its body is touched."""
+    limit = current_app.config["CHAT_MAX_BODY_BYTES"]
+    request.max_content_length = limit
+    try:
+        return read_json()
+    except RequestEntityTooLarge:
+        raise ApiError(413, "payload_too_large", "errors.payload_too_large", limit=limit) from None

@@ -1,5 +1,6 @@
 """アイちゃん as a model of OpenAI's Chat Completions API, for any chat frontend (Open WebUI,
-LibreChat, the OpenAI SDKs...): ``GET /v1/models`` and ``POST /v1/chat/completions``.
+LibreChat, the OpenAI SDKs...): ``GET /v1/models``, ``GET /v1/models/<model>`` and
+``POST /v1/chat/completions``.
 
 The same loop as ``POST /api/v1/chat`` (:func:`scoring_api.assistant.chat.answer`) with
 the same key, limits, budget and deadline. The model ``ai-chan`` answers in Japanese,
@@ -7,7 +8,13 @@ the same key, limits, budget and deadline. The model ``ai-chan`` answers in Japa
 format, relaying the text as the upstream model streams it; nothing is sent before the
 first piece of text, so a failure until then (a tool round's too) is an ordinary JSON
 error, and one after it ends the stream with an ``error`` event. Errors have OpenAI's shape
-(``{"error": {"message", "type", "code", "param"}}``). See docs/chat-frontends.md.
+(``{"error": {"message", "type", "code", "param"}}``), an unknown ``/v1`` path's and a wrong
+method's too. See docs/chat-frontends.md.
+
+The conversation may hold another model's tool use (a frontend's history): it reaches the
+model as plain text (:mod:`scoring_api.assistant.history`). ``response_format`` other than
+``{"type": "text"}`` is refused with a 400 naming it: アイちゃん answers in prose, and a
+client that asked for JSON would fail on her answer instead.
 """
 
 from __future__ import annotations
@@ -21,19 +28,27 @@ from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from ..assistant.chat import ChatResult, answer
 from ..assistant.failures import ChatFailure
+from ..assistant.history import model_messages
+from ..assistant.pictures import check_pictures
 from ..error_shape import ApiError, api_error_body, validation_error_body
 from ..i18n import DEFAULT_LANG, join_list, t
-from ..schemas.completions import ChunkSchema, CompletionRequestSchema, CompletionSchema, ModelListSchema
+from ..schemas.completions import (
+    ChunkSchema,
+    CompletionRequestSchema,
+    CompletionSchema,
+    ModelListSchema,
+    ModelSchema,
+)
 from ..schemas.localized import localized
 from .assistant import chat_error, chat_settings, check_chat_key
-from .body import read_json
+from .body import read_chat_json
 from .error_handlers import _http_error, response_lang
 from .limits import ChatAllowance, _too_many, client_id
 from .metrics import count_chat
@@ -65,35 +80,51 @@ ErrorDocument = Mapping[str, Any]
 ErrorAnswer = tuple[Document, int, dict[str, str]]
 
 
+#: The answers' schemas for the models, one instance each per worker.
+_MODEL = ModelSchema()
+_MODEL_LIST = ModelListSchema()
+
+
+def _model(name: str) -> Document:
+    return {"id": name, "object": "model", "created": MODELS_CREATED, "owned_by": "scoring-api"}
+
+
 @models_bp.get("/models")
 def models() -> Response:
     """The models: アイちゃん in Japanese and in English."""
     check_chat_key(current_app.config)
-    listed = [{"id": name, "object": "model", "created": MODELS_CREATED, "owned_by": "scoring-api"} for name in MODELS]
-    return jsonify(ModelListSchema().dump({"object": "list", "data": listed}))
+    return jsonify(_MODEL_LIST.dump({"object": "list", "data": [_model(name) for name in MODELS]}))
+
+
+@models_bp.get("/models/<path:model>")
+def model(model: str) -> Response:
+    """One model, as OpenAI's ``GET /v1/models/{model}`` answers it (a 404
+    ``model_not_found`` for a model this endpoint does not offer)."""
+    check_chat_key(current_app.config)
+    if model not in MODELS:
+        raise _model_not_found(model, response_lang())
+    return jsonify(_MODEL.dump(_model(model)))
+
+
+def _model_not_found(name: str, lang: str) -> ApiError:
+    return ApiError(
+        404, "model_not_found", "assistant.model_not_found", model=name, models=join_list(list(MODELS), lang)
+    )
 
 
 @completions_bp.post("/chat/completions")
 def chat_completions() -> Response:
     """アイちゃん answers the conversation, calling the scorers; streamed on request."""
     check_chat_key(current_app.config)
-    document = read_json()  # type: ignore[no-untyped-call]  # any JSON value (body.py is untyped)
+    document = read_chat_json()  # type: ignore[no-untyped-call]  # any JSON value (body.py is untyped)
     model = document.get("model") if isinstance(document, dict) else None
     g.chat_lang = lang = MODELS.get(model, DEFAULT_LANG) if isinstance(model, str) else DEFAULT_LANG
     asked = localized(CompletionRequestSchema, lang).load(document)
     if asked["model"] not in MODELS:
-        raise ApiError(
-            404,
-            "model_not_found",
-            "assistant.model_not_found",
-            model=asked["model"],
-            models=join_list(list(MODELS), lang),
-        )
-    messages = [
-        {"role": "system" if m["role"] == "developer" else m["role"], "content": m["content"]}
-        for m in asked["messages"]
-        if m["content"] and m["content"].strip()
-    ]
+        raise _model_not_found(asked["model"], lang)
+    _refuse_response_format(asked["response_format"], lang)
+    check_pictures(asked["messages"], current_app.config["CHAT_VISION"], lang)
+    messages = model_messages(asked["messages"], lang)
     if not messages:
         raise ApiError(
             400, "invalid_input", "errors.invalid_input", details={"messages": [t("assistant.no_message_text", lang)]}
@@ -118,6 +149,23 @@ def chat_completions() -> Response:
         return jsonify(_COMPLETION.dump(reply.completion(result)))
     include_usage = bool((asked["stream_options"] or {}).get("include_usage"))
     return _stream(reply, answer(messages, lang, settings, prompts, budget, stream=True), allowance, include_usage)
+
+
+def _refuse_response_format(response_format: Mapping[str, object] | None, lang: str) -> None:
+    """``response_format`` other than text is refused: the answer is アイちゃん's prose, which
+    a client expecting JSON (``chat.completions.parse``, LangChain's
+    ``with_structured_output``) could not read."""
+    if response_format is None or response_format["type"] == "text":
+        return
+    kind = response_format["type"]
+    reason = t("assistant.response_format_unsupported", lang, kind=kind)
+    raise ApiError(
+        400,
+        "unsupported_parameter",
+        "assistant.response_format_unsupported",
+        details={"response_format": [reason]},
+        kind=kind,
+    )
 
 
 def _run_to_end(loop: Generator[str, None, ChatResult]) -> ChatResult:
@@ -285,6 +333,22 @@ def _on_unexpected(error: Exception) -> ErrorAnswer:
     return _openai_shape(
         {"error": {"code": "internal_error", "message": t("errors.internal_error", _lang()), "details": {}}}, 500
     )
+
+
+def _is_v1(path: str) -> bool:
+    return path == models_bp.url_prefix or path.startswith(f"{models_bp.url_prefix}/")
+
+
+@models_bp.app_errorhandler(NotFound)
+@models_bp.app_errorhandler(MethodNotAllowed)
+def _on_routing_error(error: HTTPException) -> ErrorAnswer | Response:
+    """An unknown path under ``/v1``, or a wrong method there, in OpenAI's error shape (the
+    router refuses those before any blueprint is chosen, so the handler is the app's);
+    every other path keeps the service's shape."""
+    if _is_v1(request.path):
+        return _on_http_error(error)
+    response: Response = _http_error(error)
+    return response
 
 
 for _blueprint in (models_bp, completions_bp):

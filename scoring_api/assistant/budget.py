@@ -14,8 +14,10 @@ reports no usage, nor chats started together can spend more than the budget allo
 
 The estimate (:func:`estimate_tokens`) errs high: a character outside ASCII (Japanese) is
 one token, ASCII characters three to a token (English and JSON run about four in OpenAI's
-tokenizers); the prompt is the conversation as JSON plus the tools list. The rule and the
-figures are in docs/deployment.md, "Keys and limits".
+tokenizers); the prompt is the conversation as JSON plus the tools list. A photo is not
+counted by the characters of its data URL (a 500 KB photo would be taken for 220,000
+tokens) but at :data:`PICTURE_TOKENS` each, the most OpenAI's tile formula gives one
+picture. The rule and the figures are in docs/deployment.md, "Keys and limits".
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ class Budget(Protocol):
         """The round that reserved ``reserved`` cost ``tokens``: charge or give back the difference."""
 
 
+#: Tokens one picture is taken to cost: OpenAI's tile formula for ``detail: high`` (85, and
+#: 170 a tile of 512 px once the picture fits 2048 px and its shorter side 768 px) gives at
+#: most 8 tiles, 85 + 8 × 170. A picture the form sends (1568 px at most) is 4 tiles, 765.
+PICTURE_TOKENS = 85 + 8 * 170
+
+
 def estimate_tokens(text: str) -> int:
     """Tokens ``text`` is taken to cost when no usage says: ASCII characters three to a
     token (rounded up), every other character one."""
@@ -51,9 +59,20 @@ def _tools_tokens() -> int:
 
 
 def prompt_tokens(conversation: list[dict]) -> int:
-    """The estimated tokens of one request's prompt: the conversation as JSON, and the
-    tools list sent with it."""
-    return estimate_tokens(json.dumps(conversation, ensure_ascii=False)) + _tools_tokens()
+    """The estimated tokens of one request's prompt: the conversation as JSON (its
+    pictures at :data:`PICTURE_TOKENS` each), and the tools list sent with it."""
+    pictures = 0
+    told = conversation
+    if any(isinstance(message.get("content"), list) for message in conversation):
+        told = []
+        for message in conversation:
+            content = message.get("content")
+            if isinstance(content, list):
+                kept = [part for part in content if part.get("type") != "image_url"]
+                pictures += len(content) - len(kept)
+                message = {**message, "content": kept}
+            told.append(message)
+    return estimate_tokens(json.dumps(told, ensure_ascii=False)) + _tools_tokens() + pictures * PICTURE_TOKENS
 
 
 class Round:

@@ -96,7 +96,7 @@ def _chat(
     budget: Budget | None,
     stream: bool,
 ) -> Generator[str, None, ChatResult]:
-    conversation: Conversation = [{"role": "system", "content": prompts.system_for(lang)}, *messages]
+    conversation: Conversation = [{"role": "system", "content": prompts.system_for(lang, settings.vision)}, *messages]
     result = ChatResult(reply="")
     relayed = False  # text already sent (a round's preamble): the next round's starts on a new paragraph
     for round_number in range(1, settings.max_rounds + 1):

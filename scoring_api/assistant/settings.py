@@ -21,3 +21,4 @@ class ChatSettings:
     tool_result_limit: int = 8192  # bytes of one tool result sent back to the model
     max_argument_bytes: int = 65536  # bytes of one call's arguments (the REST body limit)
     temperature: float | None = None  # sent when set (the OpenAI-compatible endpoint passes it on)
+    vision: bool = False  # the model reads pictures: her prompt says how to read a photo

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from .common import StrictSchema
+from .content import MessageContent
 
 MAX_MESSAGES = 30
 MAX_MESSAGE_LENGTH = 4000
@@ -16,7 +17,14 @@ class ChatMessageSchema(StrictSchema):
         validate=validate.OneOf(["user", "assistant"]),
         metadata={"description": "user, or assistant for アイちゃん's earlier replies."},
     )
-    content = fields.String(required=True, validate=validate.Length(1, MAX_MESSAGE_LENGTH))
+    content = MessageContent(
+        max_length=MAX_MESSAGE_LENGTH,
+        filled=True,
+        required=True,
+        metadata={
+            "description": "Text, or OpenAI's content parts: text, and photos as data URLs (SCORING_CHAT_VISION)."
+        },
+    )
 
 
 class ChatRequestSchema(StrictSchema):

@@ -1,6 +1,12 @@
 """Shapes of the OpenAI-compatible endpoint (``/v1``): OpenAI's Chat Completions request,
 read as OpenAI reads it (unknown fields ignored), and the completion, chunk and model list
-it answers, with アイちゃん's tool trace in the extension field ``ai_chan``."""
+it answers, with アイちゃん's tool trace in the extension field ``ai_chan``.
+
+A conversation may hold another model's tool use, as a frontend sends it after that model
+used its own tools: ``tool`` (and legacy ``function``) messages, and assistant messages
+with ``tool_calls`` (or ``function_call``), each bounded like any message;
+:mod:`scoring_api.assistant.history` turns them into plain text for the model. A message's
+content may hold pictures (:mod:`.content`)."""
 
 from __future__ import annotations
 
@@ -8,32 +14,17 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 from .assistant import MAX_MESSAGE_LENGTH, ToolCallSchema
 from .common import ItemList
+from .content import MessageContent
 
 #: Messages one request may carry (a long conversation of a chat frontend; the body's
 #: size limit bounds it too).
 MAX_COMPLETION_MESSAGES = 100
-#: Content parts of one message.
-MAX_CONTENT_PARTS = 20
-
-
-class MessageContent(fields.Field):
-    """A message's text: a string, or OpenAI's list of content parts, of which only text
-    parts are understood (joined by new lines). ``null`` reads as no text."""
-
-    default_error_messages = {"invalid": "Not text, or a list of text parts."}
-    catalogue_messages = {"invalid": ("validation.message_content", {"most": MAX_CONTENT_PARTS})}
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str):
-            return value
-        if not isinstance(value, list) or len(value) > MAX_CONTENT_PARTS:
-            raise self.make_error("invalid")
-        texts = []
-        for part in value:
-            if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
-                raise self.make_error("invalid")
-            texts.append(part["text"])
-        return "\n".join(texts)
+#: Tool calls one assistant message of the history may carry.
+MAX_HISTORY_TOOL_CALLS = 20
+#: Characters of a tool's name, a tool call's id, a participant's name.
+MAX_NAME_LENGTH = 256
+#: The roles a message may have: OpenAI's, ``function`` being the legacy ``tool``.
+ROLES = ["system", "developer", "user", "assistant", "tool", "function"]
 
 
 class OpenSchema(Schema):
@@ -44,17 +35,47 @@ class OpenSchema(Schema):
         ordered = True
 
 
+class FunctionCallSchema(OpenSchema):
+    """A tool call another model made: the function's name and its arguments (as sent)."""
+
+    name = fields.String(required=True, validate=validate.Length(1, MAX_NAME_LENGTH))
+    arguments = fields.String(load_default="", allow_none=True, validate=validate.Length(0, MAX_MESSAGE_LENGTH))
+
+
+class HistoryToolCallSchema(OpenSchema):
+    id = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, MAX_NAME_LENGTH))
+    function = fields.Nested(FunctionCallSchema, required=True)
+
+
 class CompletionMessageSchema(OpenSchema):
     role = fields.String(
         required=True,
-        validate=validate.OneOf(["system", "developer", "user", "assistant"]),
-        metadata={"description": "system or developer (added after アイちゃん's own prompt), user, assistant."},
+        validate=validate.OneOf(ROLES),
+        metadata={
+            "description": "system or developer (added after アイちゃん's own prompt), user, assistant; "
+            "tool and function: another model's tool results, read as plain text."
+        },
     )
-    content = MessageContent(required=True, allow_none=True, validate=validate.Length(0, MAX_MESSAGE_LENGTH))
+    content = MessageContent(max_length=MAX_MESSAGE_LENGTH, load_default=None, allow_none=True)
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, MAX_NAME_LENGTH))
+    tool_calls = ItemList(
+        fields.Nested(HistoryToolCallSchema),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(0, MAX_HISTORY_TOOL_CALLS),
+    )
+    function_call = fields.Nested(FunctionCallSchema, load_default=None, allow_none=True)
+    tool_call_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, MAX_NAME_LENGTH))
 
 
 class StreamOptionsSchema(OpenSchema):
     include_usage = fields.Boolean(load_default=False, allow_none=True)
+
+
+class ResponseFormatSchema(OpenSchema):
+    """Only ``{"type": "text"}`` is answered; the endpoint refuses any other type."""
+
+    type = fields.String(required=True, validate=validate.Length(1, 100))
 
 
 class CompletionRequestSchema(OpenSchema):
@@ -68,6 +89,7 @@ class CompletionRequestSchema(OpenSchema):
     max_completion_tokens = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(1, 1_000_000))
     temperature = fields.Float(load_default=None, allow_none=True, validate=validate.Range(0, 2))
     user = fields.String(load_default=None, allow_none=True, validate=validate.Length(0, 256))
+    response_format = fields.Nested(ResponseFormatSchema, load_default=None, allow_none=True)
 
 
 class UsageSchema(Schema):

@@ -18,7 +18,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 # The app's own ``/static`` route always exists (Flask registers it even without a folder)
 # and would shadow ours, so the form's files are served under ``/assets``.
@@ -46,7 +46,13 @@ ICONS = (
 @bp.get("/")
 def index():
     """The scoring form (Japanese first; the page switches to English on request)."""
-    return render_template("web/index.html", games=TABS)
+    return _page()
+
+
+def _page() -> str:
+    """The page; the chat panel learns from it whether the model reads photos
+    (``SCORING_CHAT_VISION``: its photo button)."""
+    return render_template("web/index.html", games=TABS, chat_vision=bool(current_app.config["CHAT_VISION"]))
 
 
 @bp.get("/manifest.webmanifest")
@@ -109,7 +115,7 @@ def precache() -> tuple[str, list[str]]:
     folder = _static_folder()
     digest = hashlib.sha256()
     urls = [url_for("web.index"), url_for("web.manifest")]
-    digest.update(render_template("web/index.html", games=TABS).encode())
+    digest.update(_page().encode())
     digest.update(manifest().get_data())
     digest.update((folder / WORKER).read_bytes())
     for name in _kept_files(folder):

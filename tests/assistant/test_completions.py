@@ -142,6 +142,58 @@ def test_the_request_is_read_as_openai_reads_it(chat_app, fake_model):
     assert fake_model.requests[0]["max_tokens"] == 100
 
 
+JSON_SCHEMA = {"type": "json_schema", "json_schema": {"name": "score", "schema": {"type": "object"}, "strict": True}}
+
+
+@pytest.mark.parametrize(
+    ("response_format", "model", "message"),
+    [
+        (
+            {"type": "json_object"},
+            "ai-chan",
+            "response_format: json_object の形式では答えられません。アイちゃんは文章で答え、計算した得点は応答の "
+            "ai_chan.tool_calls に入ります。response_format を付けずに送ってください。",
+        ),
+        (
+            JSON_SCHEMA,
+            "ai-chan-en",
+            "response_format: json_schema is not supported: アイちゃん answers in text, and the scores she computed "
+            "come in the answer's ai_chan.tool_calls. Send the request without response_format.",
+        ),
+    ],
+)
+def test_a_response_format_she_cannot_keep_is_refused_naming_it(client, fake_model, response_format, model, message):
+    """A client that asked for JSON would fail on her prose: it is told why instead."""
+    fake_model.play(reply("はい。"))
+    answer = ask(client, model=model, response_format=response_format)
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert (error["type"], error["code"], error["param"]) == (
+        "invalid_request_error",
+        "unsupported_parameter",
+        "response_format",
+    )
+    assert error["message"] == message
+    assert fake_model.requests == []
+
+
+@pytest.mark.parametrize(("response_format", "param"), [({}, "response_format.type"), ("json", "response_format")])
+def test_a_malformed_response_format_is_refused_naming_the_field(client, fake_model, response_format, param):
+    fake_model.play()
+    answer = ask(client, response_format=response_format)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["param"] == param
+
+
+@pytest.mark.parametrize("response_format", [{"type": "text"}, None])
+def test_a_text_response_format_is_what_she_answers_anyway(client, fake_model, response_format):
+    fake_model.play(reply("はい。"))
+    answer = ask(client, response_format=response_format)
+    assert answer.status_code == 200
+    assert answer.get_json()["choices"][0]["message"]["content"] == "はい。"
+    assert "response_format" not in fake_model.requests[0]
+
+
 def test_a_stream_relays_the_text_in_openais_chunks_then_the_trace_then_done(client, fake_model):
     fake_model.play(HONEY_CALL, reply("2人なら16と20です。", tokens=30))
     answer = ask(client, stream=True)
@@ -206,13 +258,19 @@ def test_a_tool_call_streamed_in_fragments_is_put_together(client, fake_model):
         ({"model": "gpt-4o", "messages": [{"role": "user", "content": "x"}]}, 404, "model_not_found", None),
         ({"model": "ai-chan", "messages": []}, 400, "invalid_input", "messages"),
         (
-            {"model": "ai-chan", "messages": [{"role": "tool", "content": "x"}]},
+            {"model": "ai-chan", "messages": [{"role": "robot", "content": "x"}]},
             400,
             "invalid_input",
             "messages[0].role",
         ),
         (
             {"model": "ai-chan", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]},
+            400,
+            "invalid_input",
+            "messages[0].content[0]",
+        ),
+        (
+            {"model": "ai-chan", "messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
             400,
             "invalid_input",
             "messages[0].content",
@@ -243,16 +301,17 @@ def test_a_bad_request_is_an_openai_shaped_error_before_the_model_is_asked(
 
 
 def test_the_error_messages_speak_the_models_language(client):
-    ja = client.post("/v1/chat/completions", json={"model": "ai-chan", "messages": [{"role": "tool", "content": "x"}]})
+    ja = client.post("/v1/chat/completions", json={"model": "ai-chan", "messages": [{"role": "robot", "content": "x"}]})
     en = client.post(
-        "/v1/chat/completions", json={"model": "ai-chan-en", "messages": [{"role": "tool", "content": "x"}]}
+        "/v1/chat/completions", json={"model": "ai-chan-en", "messages": [{"role": "robot", "content": "x"}]}
     )
     assert (
         ja.get_json()["error"]["message"]
-        == "messages[0].role: 次のどれかにしてください: system, developer, user, assistant"
+        == "messages[0].role: 次のどれかにしてください: system, developer, user, assistant, tool, function"
     )
     assert (
-        en.get_json()["error"]["message"] == "messages[0].role: Use one of these: system, developer, user, assistant."
+        en.get_json()["error"]["message"]
+        == "messages[0].role: Use one of these: system, developer, user, assistant, tool, function."
     )
     unknown = client.post(
         "/v1/chat/completions", json={"model": "gpt-4o", "messages": [{"role": "user", "content": "x"}]}

@@ -2,6 +2,11 @@
 // (/v1/chat/completions, streamed), sends the conversation of this page each time (nothing
 // is kept on the server), shows アイちゃん's answer as it arrives, then the scores she
 // computed as the same result cards the game panels show.
+//
+// Photos: when the service's model reads pictures (the page's panel says data-vision="on",
+// SCORING_CHAT_VISION), a photo button takes pictures of the table. Each is downscaled here
+// (a canvas: longest side PHOTO_SIDE px, JPEG at PHOTO_QUALITY) before it is sent as a data
+// URL, and shown as a thumbnail drawn on a canvas (the page's CSP loads no data: images).
 
 import { resultCards as aperoCards } from './apero.js';
 import { resultCard as applejackCard } from './applejack.js';
@@ -13,8 +18,13 @@ import { ledgerTable } from './pedro.js';
 const KEY_STORE = 'scoring.chatKey';
 const MAX_LENGTH = 4000; // characters of one message (the service's limit)
 const MAX_SENT = 40; // the newest messages sent with each question
+const MAX_PHOTOS = 4; // photos of one question (the service's limit a message)
+const MAX_PHOTOS_SENT = 8; // photos of a conversation (the service's limit): older ones stay here
+const PHOTO_SIDE = 1568; // px, the longest side of a photo as sent
+const PHOTO_QUALITY = 0.85; // JPEG quality of a photo as sent
+const THUMB_SIDE = 96; // px, the longest side of a thumbnail
 
-const state = { turns: [], busy: false, keyOpen: false, controller: null };
+const state = { turns: [], busy: false, keyOpen: false, controller: null, photos: [], preparing: 0, photoError: null };
 let root = null;
 let boxes = null;
 
@@ -30,12 +40,123 @@ function saveKey(value) {
 }
 
 /** The conversation so far as chat messages (answers that failed, and questions that never
- * reached the service, are left out). */
+ * reached the service, are left out); the newest MAX_PHOTOS_SENT photos go with their
+ * questions, older ones are left out (アイちゃん listed what she read in her answers). */
 function history() {
-  return state.turns
-    .filter((turn) => turn.text.trim() && !turn.unsent && !(turn.role === 'assistant' && turn.error))
-    .slice(-MAX_SENT)
-    .map((turn) => ({ role: turn.role, content: turn.text }));
+  const turns = state.turns
+    .filter((turn) => (turn.text.trim() || turn.photos?.length) && !turn.unsent && !(turn.role === 'assistant' && turn.error))
+    .slice(-MAX_SENT);
+  let room = MAX_PHOTOS_SENT;
+  const messages = [];
+  for (const turn of turns.reverse()) {
+    const photos = (turn.photos || []).slice(0, Math.max(0, room));
+    room -= photos.length;
+    messages.unshift(message(turn.role, turn.text || (turn.photos?.length ? t('chat.photoLeftOut') : ''), photos));
+  }
+  return messages;
+}
+
+/** One chat message: its text, and its photos as image_url parts. */
+function message(role, text, photos = []) {
+  if (!photos.length) return { role, content: text };
+  const parts = photos.map((photo) => ({ type: 'image_url', image_url: { url: photo.url } }));
+  return { role, content: text ? [{ type: 'text', text }, ...parts] : parts };
+}
+
+// --- photos ------------------------------------------------------------------------------
+
+/** Whether the service's model reads pictures (the page says so on the panel). */
+function visionOn() {
+  return root?.dataset.vision === 'on';
+}
+
+/** A canvas of `bitmap` whose longest side is at most `side` px (never enlarged). */
+function drawn(bitmap, side) {
+  const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff'; // a transparent picture's background, as JPEG has no alpha
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
+/** A picked file as it is sent (a downscaled JPEG data URL) and its thumbnail. */
+async function photoOf(file) {
+  const bitmap = await createImageBitmap(file); // turned upright by its EXIF orientation
+  try {
+    const url = drawn(bitmap, PHOTO_SIDE).toDataURL('image/jpeg', PHOTO_QUALITY);
+    const thumb = drawn(bitmap, THUMB_SIDE);
+    thumb.className = 'chat-photo';
+    thumb.setAttribute('role', 'img');
+    return { url, thumb };
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** `photo` with a thumbnail of its own (a node is on the page in one place only). */
+function copied(photo) {
+  const thumb = document.createElement('canvas');
+  thumb.width = photo.thumb.width;
+  thumb.height = photo.thumb.height;
+  thumb.getContext('2d').drawImage(photo.thumb, 0, 0);
+  thumb.className = photo.thumb.className;
+  thumb.setAttribute('role', 'img');
+  return { url: photo.url, thumb };
+}
+
+async function attach(event) {
+  const input = event.target;
+  const files = [...(input.files || [])];
+  input.value = '';
+  state.photoError = null;
+  const room = MAX_PHOTOS - state.photos.length - state.preparing;
+  if (files.length > room) state.photoError = t('chat.photoMax', { n: MAX_PHOTOS });
+  const taken = files.slice(0, Math.max(0, room));
+  state.preparing += taken.length;
+  render('chat-photo');
+  for (const file of taken) {
+    try {
+      state.photos.push(await photoOf(file));
+    } catch {
+      state.photoError = t('chat.photoUnreadable');
+    } finally {
+      state.preparing -= 1;
+    }
+  }
+  render('chat-photo');
+}
+
+/** Thumbnails of `photos`, each named (and, while still to send, with a button to take it out). */
+function thumbnails(photos, testid, removable) {
+  if (!photos?.length) return null;
+  return h('ul', { class: 'chat-photos', testid },
+    photos.map((photo, k) => {
+      photo.thumb.setAttribute('aria-label', t('chat.photoAlt', { n: k + 1 }));
+      photo.thumb.dataset.testid = `${testid}-${k}`;
+      return h('li', null, photo.thumb,
+        removable
+          ? h('button', { type: 'button', class: 'secondary', testid: `${testid}-remove-${k}`,
+            onclick: () => { state.photos.splice(k, 1); state.photoError = null; render('chat-photo'); } },
+          t('chat.photoRemove', { n: k + 1 }))
+          : null);
+    }));
+}
+
+function photoPicker() {
+  if (!visionOn()) return null;
+  const full = state.photos.length + state.preparing >= MAX_PHOTOS;
+  return h('div', { class: 'chat-photo-picker', testid: 'chat-photo-picker' },
+    h('label', { for: 'chat-photo' }, t('chat.photo')),
+    h('input', { type: 'file', id: 'chat-photo', testid: 'chat-photo', accept: 'image/*', capture: 'environment',
+      disabled: full || state.busy, onchange: attach }),
+    h('p', { class: 'hint' }, t('chat.photoHint', { n: MAX_PHOTOS })),
+    thumbnails(state.photos, 'chat-photo-pending', true),
+    state.preparing ? h('p', { class: 'hint', role: 'status', testid: 'chat-photo-preparing' }, t('chat.photoPreparing')) : null,
+    state.photoError ? h('p', { class: 'error-box', role: 'alert', testid: 'chat-photo-error' }, state.photoError) : null);
 }
 
 // --- the scores a turn computed, as the game panels show them ---------------------------
@@ -75,6 +196,7 @@ function bubble(turn, n) {
   return h('article', { class: `chat-turn ${turn.role}`, testid: `chat-turn-${n}`, 'aria-label': who },
     h('p', { class: 'chat-who' }, who),
     turn.role === 'assistant' && !turn.text && !turn.done ? h('p', { class: 'hint', testid: `chat-thinking-${n}` }, t('chat.thinking')) : null,
+    thumbnails(turn.photos, `chat-photos-${n}`, false),
     text,
     turn.error ? h('p', { class: 'error-box', role: 'alert', testid: `chat-error-${n}` }, turn.error) : null,
     turn.done && turn.role === 'assistant' ? toolCards(turn, n) : null);
@@ -103,10 +225,11 @@ function composer() {
         // Enter sends; Shift+Enter starts a new line; Enter that confirms a Japanese IME conversion does neither
         if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) send(e);
       } }),
+    photoPicker(),
     h('div', { class: 'row' },
       state.busy
         ? h('button', { type: 'button', class: 'secondary', id: 'chat-stop', testid: 'chat-stop', onclick: () => state.controller?.abort() }, t('chat.stop'))
-        : h('button', { type: 'submit', id: 'chat-send', testid: 'chat-send' }, t('chat.send')),
+        : h('button', { type: 'submit', id: 'chat-send', testid: 'chat-send', disabled: state.preparing > 0 }, t('chat.send')),
       state.turns.length && !state.busy
         ? h('button', { type: 'button', class: 'secondary', id: 'chat-new', testid: 'chat-new',
           onclick: () => { state.turns = []; render('chat-input'); } }, t('chat.new'))
@@ -155,9 +278,12 @@ function failure(status, data) {
 async function ask() {
   const input = document.getElementById('chat-input');
   const question = (input?.value || '').trim();
-  if (!question || state.busy) return;
-  const messages = [...history(), { role: 'user', content: question }];
-  const asked = { role: 'user', text: question, done: true, unsent: false };
+  const photos = visionOn() ? state.photos : [];
+  if ((!question && !photos.length) || state.busy || state.preparing) return;
+  const messages = [...history(), message('user', question, photos)];
+  const asked = { role: 'user', text: question, photos: photos.map(copied), done: true, unsent: false };
+  state.photos = [];
+  state.photoError = null;
   state.turns.push(asked);
   const turn = { role: 'assistant', text: '', calls: [], error: null, done: false };
   state.turns.push(turn);
@@ -193,6 +319,7 @@ async function ask() {
     turn.done = true;
     state.busy = false;
     state.controller = null;
+    if (asked.unsent && !state.photos.length) state.photos = photos; // back to send again, as the question
     render('chat-input');
     const box = document.getElementById('chat-input');
     if (asked.unsent && box && !box.value) box.value = question;
