@@ -122,16 +122,7 @@ def _chat(
                 raise bad_response()
             result.reply = message.content
             return result
-        conversation.append(
-            {
-                "role": "assistant",
-                "content": message.content,
-                "tool_calls": [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                    for c in message.tool_calls
-                ],
-            }
-        )
+        conversation.append(message.as_turn())
         for index, call in enumerate(message.tool_calls):
             if index < settings.max_tool_calls:
                 record = run_tool_call(call.name, call.arguments, lang, settings.max_argument_bytes)

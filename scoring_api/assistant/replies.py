@@ -59,6 +59,18 @@ class ModelMessage:
         """All the reply's text, its calls' too (what an estimate of its tokens reads)."""
         return (self.content or "") + "".join(call.name + call.arguments for call in self.tool_calls)
 
+    def as_turn(self) -> JSONObject:
+        """The reply as the assistant's turn of the conversation sent back to the model
+        with its calls' results."""
+        return {
+            "role": "assistant",
+            "content": self.content,
+            "tool_calls": [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in self.tool_calls
+            ],
+        }
+
 
 def parse_completion(body: bytes) -> ModelMessage:
     """The message of a whole (not streamed) completion's body."""

@@ -126,16 +126,7 @@ def _with_tools(endpoint: Endpoint, asking: Asking, question: Question, transcri
         if not message.tool_calls:
             transcript.reply = message.content or ""
             return
-        conversation.append(
-            {
-                "role": "assistant",
-                "content": message.content,
-                "tool_calls": [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                    for c in message.tool_calls
-                ],
-            }
-        )
+        conversation.append(message.as_turn())
         for index, call in enumerate(message.tool_calls):
             if index < asking.max_tool_calls:
                 record = run_tool_call(call.name, call.arguments, question.lang, MAX_ARGUMENT_BYTES)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,16 +51,25 @@ def pytest_collection_modifyitems(items):
 WERKZEUG_ABORTED_FILE = r"ignore:unclosed file <_io.BufferedReader name='.*/web/static/:ResourceWarning"
 
 
+@contextmanager
+def served(app, name: str) -> Iterator[str]:
+    """``app`` on a free port of 127.0.0.1, served by werkzeug in a daemon thread: its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+
+
 @pytest.fixture(scope="package")
 def base_url():
-    """The app on a free port of 127.0.0.1, served by werkzeug in a daemon thread."""
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="scoring-form-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(timeout=5)
-    server.server_close()
+    """The app, as :func:`served`."""
+    with served(create_app({"TESTING": True}), "scoring-form-server") as url:
+        yield url
 
 
 @pytest.fixture(scope="package")
@@ -166,6 +177,28 @@ def wait_for_focus_in(tab, testid):
     tab.wait_for_function(
         "id => document.querySelector(`[data-testid='${id}']`)?.contains(document.activeElement)", arg=testid
     )
+
+
+@pytest.fixture
+def chat_app(chat_server):
+    """The app of a module's ``chat_server`` (the app and its URL), its settings restored
+    after each test."""
+    app = chat_server[0]
+    saved = dict(app.config)
+    yield app
+    app.config.update(saved)
+
+
+@pytest.fixture
+def open_chat(page, open_game):
+    """open_chat() selects the chat tab once its input is there."""
+
+    def open_():
+        panel = open_game("chat")
+        page.get_by_test_id("chat-input").wait_for()
+        return panel
+
+    return open_
 
 
 @pytest.fixture

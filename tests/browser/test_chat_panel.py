@@ -4,12 +4,11 @@ scripted model on 127.0.0.1 (streaming, as the OpenAI API does)."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
+from tests.browser.conftest import served
 from tests.conftest import make_chat_app
 from tests.fake_openai import calls, reply, stall_after, status
 
@@ -36,38 +35,14 @@ APERO_CALL = calls(
 @pytest.fixture(scope="module")
 def chat_server(fake_model):
     app = make_chat_app(fake_model, CHAT_TIMEOUT=10.0, CHAT_DEADLINE=20.0)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="chat-form-server", daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(timeout=5)
-    server.server_close()
+    with served(app, "chat-form-server") as url:
+        yield app, url
 
 
 @pytest.fixture(scope="module")
 def base_url(chat_server):
     """The pages of this module talk to the app with a model (the page fixture allows it only)."""
     return chat_server[1]
-
-
-@pytest.fixture
-def chat_app(chat_server):
-    """The app, its settings restored after each test."""
-    app = chat_server[0]
-    saved = dict(app.config)
-    yield app
-    app.config.update(saved)
-
-
-@pytest.fixture
-def open_chat(page, open_game):
-    def open_():
-        panel = open_game("chat")
-        page.get_by_test_id("chat-input").wait_for()
-        return panel
-
-    return open_
 
 
 def test_a_question_streams_an_answer_then_the_score_card(page, open_chat, fake_model, fits_phone):

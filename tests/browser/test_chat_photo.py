@@ -5,14 +5,12 @@ the scripted model as a JPEG data URL, and shows as a thumbnail in the conversat
 from __future__ import annotations
 
 import base64
-import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from tests.assistant.pictures import png
-from tests.browser.conftest import PHONE, guarded_page
+from tests.browser.conftest import PHONE, guarded_page, served
 from tests.browser.test_accessibility import AXE, MIN_TARGET, TARGETS, violations
 from tests.conftest import make_chat_app
 from tests.fake_openai import reply
@@ -24,37 +22,14 @@ TABLE_PHOTO = {"name": "table.png", "mimeType": "image/png", "buffer": png(3000,
 @pytest.fixture(scope="module")
 def chat_server(fake_model):
     app = make_chat_app(fake_model, CHAT_TIMEOUT=10.0, CHAT_DEADLINE=20.0, CHAT_VISION=True)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="chat-photo-server", daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(timeout=5)
-    server.server_close()
+    with served(app, "chat-photo-server") as url:
+        yield app, url
 
 
 @pytest.fixture(scope="module")
 def base_url(chat_server):
     """The pages of this module talk to the app whose model reads pictures."""
     return chat_server[1]
-
-
-@pytest.fixture
-def chat_app(chat_server):
-    app = chat_server[0]
-    saved = dict(app.config)
-    yield app
-    app.config.update(saved)
-
-
-@pytest.fixture
-def open_chat(page, open_game):
-    def open_():
-        panel = open_game("chat")
-        page.get_by_test_id("chat-input").wait_for()
-        return panel
-
-    return open_
 
 
 def jpeg_size(data: bytes) -> tuple[int, int]:
