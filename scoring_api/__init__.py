@@ -55,8 +55,9 @@ def create_app(config: dict | None = None) -> Flask:
     scoring = make_blueprint()
     limit_requests(
         app,
-        scoring=[scoring, assistant.tools_bp, mcp_http, completions.models_bp],
+        scoring=[scoring, assistant.tools_bp, completions.models_bp],
         chat=[assistant.chat_bp, completions.completions_bp],
+        mcp=[mcp_http],
     )
     metrics.register(app)  # /metrics, and every request counted
     app.register_blueprint(meta.bp)

@@ -283,6 +283,9 @@ SETTINGS: dict[str, Setting] = {
     "CORS_ORIGINS": Setting(None, _origins, "browser origins that may call the scoring API and the tools"),
     "RATE_LIMIT": Setting("600 per minute", _rate, "requests a client may make to the scorers and tools"),
     "CHAT_RATE_LIMIT": Setting("10 per minute", _rate, "chats a client may start"),
+    "MCP_RATE_LIMIT": Setting(
+        "600 per minute", _rate, "tool calls (tools/call) a client may make through /mcp; its other requests are free"
+    ),
     "WRONG_KEY_RATE_LIMIT": Setting(
         "10 per minute", _rate, "wrong keys one address may send; then even a right one gets a 429 until the time is up"
     ),

@@ -22,7 +22,8 @@ APERO = {"players": [{"name": "Aki", "cards": [{"color": "green", "value": 2}, {
 @pytest.fixture(scope="module")
 def base_url():
     """gunicorn with two gevent workers (the README's command), as a separate process."""
-    with gunicorn({**os.environ, "SCORING_RATE_LIMIT": "100000 per minute"}, workers=2) as port:
+    limits = {"SCORING_RATE_LIMIT": "100000 per minute", "SCORING_MCP_RATE_LIMIT": "100000 per minute"}
+    with gunicorn({**os.environ, **limits}, workers=2) as port:
         yield f"http://127.0.0.1:{port}"
 
 

@@ -17,7 +17,9 @@ counts are kept by :class:`~.limits_memory.LazyMemoryStorage`, which starts no t
 Each limited request is counted by :func:`_counted` (one ``hit`` in flask-limiter's strategy
 and storage, under the key flask-limiter itself uses); flask-limiter's own check, which
 works out on every request which limits apply (about 95 µs), runs only when its storage
-fails or while its fallback counts (docs/performance.md, "Rate limiter").
+fails or while its fallback counts (docs/performance.md, "Rate limiter"). ``/mcp`` counts
+its tool calls only, against a limit of its own: its view, which reads the JSON-RPC method,
+calls :func:`count` (docs/deployment.md, "Remote MCP").
 """
 
 from __future__ import annotations
@@ -222,12 +224,18 @@ def _seconds_until(moment: float) -> int:
     return max(1, math.ceil(moment - time.time()))
 
 
-def rate_limited(rate: RateLimitItem, seconds: int) -> ApiError:
-    """The 429 of a breached request limit, saying when to come back."""
+#: The catalogue's sentence of a breached limit, by scope where it counts something else
+#: than requests (``/mcp``: tool calls); the others say ``errors.rate_limited``.
+RATE_MESSAGES = {"mcp": "errors.mcp_rate_limited"}
+
+
+def rate_limited(rate: RateLimitItem, seconds: int, message: str = "errors.rate_limited") -> ApiError:
+    """The 429 of a breached request limit, saying when to come back (``message``: the
+    catalogue's sentence, :data:`RATE_MESSAGES`)."""
     return ApiError(
         429,
         "rate_limited",
-        "errors.rate_limited",
+        message,
         headers={"Retry-After": str(seconds)},
         seconds=seconds,
         **rate_words(rate, response_lang()),
@@ -237,7 +245,9 @@ def rate_limited(rate: RateLimitItem, seconds: int) -> ApiError:
 def _too_many(error: RateLimitExceeded):
     """A limit flask-limiter's own check found breached, as the service's JSON 429."""
     current = current_app.extensions["rate_limits"].current_limit
-    refusal = rate_limited(error.limit.limit, _seconds_until(current.reset_at) if current else 60)
+    scope = current_app.extensions["limit_scopes"].get(request.blueprint)
+    seconds = _seconds_until(current.reset_at) if current else 60
+    refusal = rate_limited(error.limit.limit, seconds, RATE_MESSAGES.get(scope, "errors.rate_limited"))
     return api_error_body(refusal, response_lang()), 429, refusal.headers
 
 
@@ -257,6 +267,7 @@ def _counted(
     while its in-memory fallback counts (it tries Redis again when due), and when the
     storage fails the ``hit`` (it switches to the fallback and logs it): the switches happen
     there, and :class:`LimitsStorage` is told after it."""
+    message = RATE_MESSAGES.get(scope, "errors.rate_limited")
 
     def check() -> None:
         counts = limiter.limiter
@@ -269,10 +280,19 @@ def _counted(
             except Exception:  # the storage's own errors (redis-py's), whatever they are
                 return _checked_by_library(library_check)
             if not allowed:
-                raise rate_limited(rate, _seconds_until(_reset_at(rate, KEY_PREFIX, client, scope)))
+                raise rate_limited(rate, _seconds_until(_reset_at(rate, KEY_PREFIX, client, scope)), message)
         return None
 
     return check
+
+
+def count(scope: str) -> None:
+    """Count the current request against the limit of ``scope`` as :func:`_counted` counts a
+    limited blueprint's requests before their view (the same key, the same fallback to
+    flask-limiter's own check), or a 429 ``rate_limited`` past it: for a view that counts
+    only some of its requests, once it knows which (``"mcp"``: the tool calls of ``/mcp``,
+    once its body is read). Call it at most once per request."""
+    current_app.extensions["limit_checks"][scope]()
 
 
 def _checked_by_library(library_check: Callable[[], None]) -> None:
@@ -289,9 +309,11 @@ def _rates(setting: str) -> tuple[RateLimitItem, ...]:
     return tuple(sorted(parse_many(setting)))
 
 
-def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) -> None:
-    """Put the scoring limit on the ``scoring`` blueprints and the chat limit on the ``chat``
-    ones (one count for each: a client's chats on either chat endpoint add up).
+def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint], mcp: list[Blueprint]) -> None:
+    """Put the scoring limit on the ``scoring`` blueprints, the chat limit on the ``chat``
+    ones and the MCP limit on the ``mcp`` ones (one count for each: a client's chats on
+    either chat endpoint add up). Every request of the first two is counted; the ``mcp``
+    blueprints' views count the requests they choose with :func:`count`.
 
     flask-limiter makes the storage, the strategy and the fallback, and knows the limits
     (``shared_limit``); its request hooks, which run around every request the app answers,
@@ -320,14 +342,22 @@ def limit_requests(app: Flask, scoring: list[Blueprint], chat: list[Blueprint]) 
     (library_check,) = taken[0]  # flask-limiter's check before the view
     app.extensions["rate_limits"] = limiter
     app.extensions["limits_storage"] = LimitsStorage(limiter)
-    app.extensions["limit_scopes"] = {bp.name: "scoring" for bp in scoring} | {bp.name: "chat" for bp in chat}
+    limited = (  # the blueprints, their setting, their count, and whether each request counts
+        (scoring, "RATE_LIMIT", "scoring", True),
+        (chat, "CHAT_RATE_LIMIT", "chat", True),
+        (mcp, "MCP_RATE_LIMIT", "mcp", False),  # the view counts its tool calls (count)
+    )
+    app.extensions["limit_scopes"] = {bp.name: scope for blueprints, _, scope, _ in limited for bp in blueprints}
+    checks: dict[str, Callable[[], None]] = {}
+    app.extensions["limit_checks"] = checks
     app.extensions["chat_allowance"] = ChatAllowance(limiter, config["CHAT_TOKEN_BUDGET"], config["CHAT_MAX_IN_FLIGHT"])
     app.register_error_handler(RateLimitExceeded, _too_many)
-    for blueprints, setting, scope in ((scoring, "RATE_LIMIT", "scoring"), (chat, "CHAT_RATE_LIMIT", "chat")):
-        check = _counted(limiter, scope, _rates(config[setting]), library_check)
+    for blueprints, setting, scope, every_request in limited:
+        check = checks[scope] = _counted(limiter, scope, _rates(config[setting]), library_check)
         for blueprint in blueprints:
             limiter.shared_limit(config[setting], scope=scope)(blueprint)  # for flask-limiter's own check
-            app.before_request_funcs.setdefault(blueprint.name, []).append(check)
+            if every_request:
+                app.before_request_funcs.setdefault(blueprint.name, []).append(check)
 
 
 def _request_hooks(app: Flask) -> tuple[dict[Any, list[Any]], ...]:
@@ -408,9 +438,9 @@ REFUSED_LIMITS = {"chat_budget_spent": "budget", "chat_busy": "busy", "too_many_
 
 
 def refused_limit(code: str) -> str:
-    """Which limit refused the current request: ``scoring`` or ``chat`` (the rate limit of
-    the request's blueprint), ``budget``, ``busy``, ``wrong_key``, or else the refusal's
-    own code."""
+    """Which limit refused the current request: ``scoring``, ``chat`` or ``mcp`` (the rate
+    limit of the request's blueprint), ``budget``, ``busy``, ``wrong_key``, or else the
+    refusal's own code."""
     if code == "rate_limited":
         return current_app.extensions["limit_scopes"].get(request.blueprint, code)
     return REFUSED_LIMITS.get(code, code)

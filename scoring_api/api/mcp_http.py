@@ -24,6 +24,11 @@ MCP"), and why:
   JSON, -32600 for a batch or a malformed message, since the SDK's own answers to these
   carry pydantic's validation report. The MCP spec's request ids (a string or an
   integer, never null) are bounded too.
+* The rate limit counts tool calls only (``tools/call`` requests, against
+  ``SCORING_MCP_RATE_LIMIT``, a count of their own): a stateless client sends
+  ``initialize`` and ``tools/list`` before each call, and ChatGPT's and Claude's servers
+  call for all their users from one address. Past it, the service's JSON 429
+  ``rate_limited`` with ``Retry-After``, as every rate limit answers.
 
 ``Host`` and ``Origin`` are checked by the SDK (its DNS rebinding protection,
 :func:`transport_security`); its plain-text refusals are answered in the service's shape.
@@ -52,6 +57,7 @@ from ..error_shape import ApiError
 from ..i18n import LANGS, t
 from ..mcp import create_server
 from .body import request_lang
+from .limits import count
 
 bp = Blueprint("mcp", __name__)
 
@@ -61,6 +67,9 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 #: The longest string id and the largest integer id (JSON's safe integers) a request may carry.
 MAX_ID_LENGTH = 256
 MAX_ID = 2**53 - 1
+
+#: The one method the rate limit counts (docs/deployment.md, "Remote MCP").
+TOOL_CALL = "tools/call"
 
 #: The SDK's plain-text refusals (its transport security): status -> code and catalogue key.
 _SDK_REFUSALS = {
@@ -178,7 +187,7 @@ def mcp_endpoint():
     """The MCP Streamable HTTP endpoint (a WSGI app answers: Flask calls it with this request).
 
     The body is read here first, with the limits and timeout of every other body, checked
-    to be one JSON-RPC message, and handed on whole."""
+    to be one JSON-RPC message, counted when it is a tool call, and handed on whole."""
     lang = request_lang()
     has_json, _ = check_accept_headers(cast(Any, request))  # it reads request.headers only
     if not has_json:
@@ -196,6 +205,8 @@ def mcp_endpoint():
     if fault is not None:
         code, key, values = fault
         return _jsonrpc_refusal(code, key, lang, **values)
+    if document.get("method") == TOOL_CALL and "id" in document:  # a request, not a notification
+        count("mcp")
     environ = request.environ
     environ["wsgi.input"] = io.BytesIO(body)
     environ["CONTENT_LENGTH"] = str(len(body))

@@ -105,6 +105,18 @@ def test_429s_are_counted_by_the_limit_that_refused(fake_model):
     assert value(samples, "scoring_refusals_total", limit="chat") == 2
 
 
+def test_tool_calls_past_the_mcp_limit_are_counted_as_mcp():
+    client = create_app({"TESTING": True, "MCP_RATE_LIMIT": "1 per minute", "RATE_LIMIT": "1 per minute"}).test_client()
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "score_apero", "arguments": BODY}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    answers = [client.post("/mcp", json=call, headers=headers, buffered=True) for _ in range(4)]
+    answers += [client.post(SCORE, json=BODY, buffered=True) for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [200, 429, 429, 429, 200, 429]
+    samples = scrape(client)
+    assert value(samples, "scoring_refusals_total", limit="mcp") == 3
+    assert value(samples, "scoring_refusals_total", limit="scoring") == 1
+
+
 def test_a_spent_budget_is_counted_as_budget(fake_model):
     client = make_chat_app(fake_model, CHAT_TOKEN_BUDGET=1000).test_client()
     fake_model.play(reply("たくさん", tokens=5000), reply("もう一度"))
