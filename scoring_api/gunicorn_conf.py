@@ -150,14 +150,19 @@ CHAT_PATHS = frozenset({"/api/v1/chat", "/v1/chat/completions"})
 
 def pre_request(worker, req):
     """A body announced with ``Expect: 100-continue`` and a ``Content-Length`` over the
-    route's limit (the chat's for :data:`CHAT_PATHS`, else the app's) is not invited:
+    route's limit (the chat's for :data:`CHAT_PATHS`, as Flask routes them: decoded; else
+    the app's) is not invited:
     gunicorn sends no ``100 Continue``, the app answers its 413 without reading the body
     (:mod:`scoring_api.api.body`), and the connection closes after the answer (the unsent
     body cannot be told apart from a next request)."""
     if not getattr(req, "_expected_100_continue", False):
         return
+    from urllib.parse import unquote
+
+    from scoring_api.settings import chat_body_limit
+
     config = worker.wsgi.config
-    limit = config["CHAT_MAX_BODY_BYTES"] if req.path in CHAT_PATHS else config["MAX_CONTENT_LENGTH"]
+    limit = chat_body_limit(config) if unquote(req.path) in CHAT_PATHS else config["MAX_CONTENT_LENGTH"]
     length = next((value for name, value in req.headers if name == "CONTENT-LENGTH"), "")
     if length.isdigit() and int(length) > limit:
         req._expected_100_continue = False

@@ -343,3 +343,9 @@ def check(config) -> None:
             if reason:
                 shown = "(hidden)" if setting.secret else repr(value)
                 raise SettingsError(f"{prefix}{name}={shown}: {reason}")
+
+
+def chat_body_limit(config) -> int:
+    """The largest body of a chat route: ``CHAT_MAX_BODY_BYTES`` when the model reads
+    photos, else the limit of every route (an 8 MiB body of text only is no chat)."""
+    return config["CHAT_MAX_BODY_BYTES"] if config["CHAT_VISION"] else config["MAX_CONTENT_LENGTH"]

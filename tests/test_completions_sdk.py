@@ -5,6 +5,7 @@ pointed at the scripted model on 127.0.0.1, which streams."""
 from __future__ import annotations
 
 import os
+import socket
 
 import httpx
 import openai
@@ -229,3 +230,18 @@ def test_under_gunicorn_a_photo_reaches_the_model_within_the_chats_body_limit(fa
         )
         assert scorer.status_code == 413
         assert scorer.json()["error"]["message"] == "リクエストが大きすぎます（上限 65536 バイト）。"
+        for path in ("/api/v1/chat", "/v1/chat/completions", "/v1/chat/%63ompletions"):  # as Flask routes it
+            assert _invited(port, path, 100_000), path
+        assert not _invited(port, "/api/v1/apero/score", 100_000)
+
+
+def _invited(port: int, path: str, length: int) -> bool:
+    """Whether a body of ``length`` announced with ``Expect: 100-continue`` gets ``100
+    Continue`` (else the 413 comes at once)."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head.encode())
+        return connection.recv(100).startswith(b"HTTP/1.1 100 Continue")

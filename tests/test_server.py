@@ -239,12 +239,12 @@ def _expect_continue(path: str, length: int) -> bytes:
     ("path", "length", "message"),
     [
         ("/api/v1/apero/score?lang=en", 100_000, "The request is too large (limit: 65536 bytes)."),
-        ("/api/v1/chat", 9_000_000, "リクエストが大きすぎます（上限 8388608 バイト）。"),
+        ("/api/v1/chat", 100_000, "リクエストが大きすぎます（上限 65536 バイト）。"),  # no photos: 64 KiB
     ],
 )
 def test_a_body_announced_over_the_limit_is_refused_before_it_is_sent(server, path, length, message):
-    """``Expect: 100-continue`` and a length over the route's limit (64 KiB, the chat's
-    8 MiB): the JSON 413 at once, without ``100 Continue`` (the client has sent no body and
+    """``Expect: 100-continue`` and a length over the route's limit (64 KiB; the chat's too
+    while it takes no photos): the JSON 413 at once, without ``100 Continue`` (the client has sent no body and
     need not), then the connection closes."""
     port, _ = server
     status, headers, body = _exchange(port, _expect_continue(path, length))
@@ -254,28 +254,18 @@ def test_a_body_announced_over_the_limit_is_refused_before_it_is_sent(server, pa
     assert {name: headers[name.lower()] for name in SECURITY_HEADERS} == SECURITY_HEADERS
 
 
-def test_a_chat_completion_announced_over_the_chats_limit_is_refused_in_openais_shape(server):
+def test_a_chat_completion_announced_over_the_limit_is_refused_in_openais_shape(server):
     port, _ = server
-    status, headers, body = _exchange(port, _expect_continue("/v1/chat/completions", 9_000_000))
+    status, headers, body = _exchange(port, _expect_continue("/v1/chat/completions", 100_000))
     assert status == 413 and headers["connection"] == "close"
     assert json.loads(body) == {
         "error": {
-            "message": "リクエストが大きすぎます（上限 8388608 バイト）。",
+            "message": "リクエストが大きすぎます（上限 65536 バイト）。",
             "type": "invalid_request_error",
             "code": "payload_too_large",
             "param": None,
         }
     }
-
-
-@pytest.mark.parametrize("path", ["/api/v1/chat", "/v1/chat/completions"])
-def test_a_chat_body_over_64_kib_within_the_chats_limit_is_invited(server, path):
-    """A photo makes a chat body larger than a scorer's: ``100 Continue`` up to the chat's
-    limit (``SCORING_CHAT_MAX_BODY_BYTES``)."""
-    port, _ = server
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(_expect_continue(path, 100_000))
-        assert connection.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
 def test_a_body_within_the_limit_is_still_invited(server):

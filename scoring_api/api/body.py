@@ -24,6 +24,7 @@ from werkzeug.wsgi import LimitedStream
 from .. import strict_json
 from ..error_shape import ApiError
 from ..i18n import DEFAULT_LANG, LANGS, t
+from ..settings import chat_body_limit
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
@@ -150,11 +151,11 @@ def read_json():
 
 def read_chat_json():
     """The JSON document of a chat route (``/api/v1/chat``, ``/v1/chat/completions``),
-    whose body may carry photos: at most ``CHAT_MAX_BODY_BYTES`` instead of
-    ``MAX_CONTENT_LENGTH`` (a 413 that states this limit beyond it). Every other route
-    keeps ``MAX_CONTENT_LENGTH``: the limit is this request's own (Flask 3.1), set before
-    its body is touched."""
-    limit = current_app.config["CHAT_MAX_BODY_BYTES"]
+    whose body may carry photos when the model reads them (``CHAT_VISION``): then at most
+    ``CHAT_MAX_BODY_BYTES`` instead of ``MAX_CONTENT_LENGTH`` (a 413 that states this limit
+    beyond it). Without photos, and on every other route, ``MAX_CONTENT_LENGTH``: the limit
+    is this request's own (Flask 3.1), set before its body is touched."""
+    limit = chat_body_limit(current_app.config)
     request.max_content_length = limit
     try:
         return read_json()

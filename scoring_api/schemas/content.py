@@ -106,6 +106,10 @@ class MessageContent(fields.Field):
                 raise ValidationError({index: {"text": [self.error_messages["too_long"].format()]}})
             parts.append(loaded)
         texts = [part["text"] for part in parts if part["type"] == "text"]
+        if len("\n".join(texts)) > self.max_length:  # the parts' text together, as a string's
+            raise self.make_error("too_long")
+        if self.filled and len(texts) == len(parts) and not any(texts):
+            raise self.make_error("empty")
         return parts if len(texts) < len(parts) else "\n".join(texts)
 
 

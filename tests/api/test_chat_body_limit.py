@@ -1,5 +1,6 @@
-"""The chat routes take bodies up to ``SCORING_CHAT_MAX_BODY_BYTES`` (photos); every other
-route keeps ``SCORING_MAX_CONTENT_LENGTH`` (64 KiB). Under gunicorn, with the SDK:
+"""The chat routes take bodies up to ``SCORING_CHAT_MAX_BODY_BYTES`` when they take photos
+(``SCORING_CHAT_VISION``); without, and on every other route, ``SCORING_MAX_CONTENT_LENGTH``
+(64 KiB). Under gunicorn, with the SDK:
 tests/test_completions_sdk.py."""
 
 from __future__ import annotations
@@ -27,7 +28,17 @@ def body_of(size: int, route: str) -> bytes:
 
 @pytest.fixture
 def client(fake_model):
-    return make_chat_app(fake_model, CHAT_MAX_BODY_BYTES=CHAT_LIMIT).test_client()
+    return make_chat_app(fake_model, CHAT_VISION=True, CHAT_MAX_BODY_BYTES=CHAT_LIMIT).test_client()
+
+
+@pytest.mark.parametrize("route", ["/api/v1/chat", "/v1/chat/completions"])
+def test_without_photos_the_chat_routes_keep_64_kib(fake_model, route):
+    client = make_chat_app(fake_model, CHAT_MAX_BODY_BYTES=CHAT_LIMIT).test_client()
+    fake_model.play(reply("はい。"))
+    assert client.post(route, data=body_of(LIMIT, route), content_type="application/json").status_code == 200
+    refused = client.post(route, data=body_of(LIMIT + 1, route), content_type="application/json")
+    assert refused.status_code == 413
+    assert "65536" in refused.get_json()["error"]["message"]
 
 
 @pytest.mark.parametrize("route", ["/api/v1/chat", "/v1/chat/completions"])

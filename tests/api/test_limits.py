@@ -128,13 +128,13 @@ def test_apple_varieties_on_a_tile(client):
 
 
 def test_chat_messages_and_their_length(chat_client, fake_model):
-    fake_model.play(reply("はい"), reply("はい"))
+    fake_model.play(reply("はい"))
     many = [{"role": "user", "content": "x" * 4000}] * 30
-    assert len(json.dumps({"messages": many})) > 120_000 > LIMIT  # over the scorers' limit, within the chat's
-    assert post(chat_client, "/api/v1/chat", {"messages": many}).status_code == 200
+    assert len(json.dumps({"messages": many})) > 120_000 > LIMIT  # the body limit bites first (no photos)
+    assert post(chat_client, "/api/v1/chat", {"messages": many}).status_code == 413
     fits = [{"role": "user", "content": "x" * 4000}] + [{"role": "user", "content": "y"}] * 29
     assert post(chat_client, "/api/v1/chat", {"messages": fits}).status_code == 200
-    assert len(fake_model.requests[1]["messages"]) == 31  # the system prompt + 30
+    assert len(fake_model.requests[0]["messages"]) == 31  # the system prompt + 30
     over = post(chat_client, "/api/v1/chat", {"messages": [*fits, {"role": "user", "content": "z"}]})
     assert over.status_code == 400 and "messages" in over.get_json()["error"]["details"]
     long = post(chat_client, "/api/v1/chat", {"messages": [{"role": "user", "content": "x" * 4001}]})
