@@ -371,6 +371,13 @@ def call_tool(name: str, arguments, lang: str) -> dict:
     op = find_operation(name)
     if op is None:
         raise UnknownTool(name)
+    return op.run(rest_arguments(name, arguments, lang), lang)
+
+
+def rest_arguments(name: str, arguments, lang: str):
+    """A call of the tool ``name`` (a scoring operation's) in its REST endpoint's shape,
+    as :func:`call_tool` reads it before the schema does: :func:`_restore`, and an ApiError
+    ``repeated_key`` for a map's pairs that repeat a key."""
     definition, maps = _tool(name)
     repeated: list = []
     restored = _restore(arguments, definition["function"]["parameters"], (), maps, (), repeated)
@@ -378,4 +385,4 @@ def call_tool(name: str, arguments, lang: str) -> dict:
         details = {json_path(where): [t("assistant.repeated_pair_key", lang, repeated=key)] for where, key in repeated}
         first = repeated[0][1]
         raise ApiError(400, "repeated_key", "assistant.repeated_pair_key", details=details, repeated=first)
-    return op.run(restored, lang)
+    return restored

@@ -23,62 +23,15 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
 
 from marshmallow import ValidationError
 
+from ..error_shape import ApiError
 from ..games.fairy_black_box import is_kirakira
 from ..operations.registry import find_operation
 from ..schemas.localized import localized
-from ..tools import tool_definitions
+from ..tools import rest_arguments
 from .terms import VARIETIES
-
-
-@cache
-def _parameters() -> dict[str, dict]:
-    return {tool["function"]["name"]: tool["function"]["parameters"] for tool in tool_definitions()}
-
-
-def _options(node: dict) -> list[dict]:
-    return [node, *node.get("anyOf", [])]
-
-
-def _child(node: dict, key: str) -> dict:
-    """The sub-schema under a property name, or ``items``, through anyOf options."""
-    for option in _options(node):
-        found = option.get("items") if key == "items" else option.get("properties", {}).get(key)
-        if found:
-            return found
-    return {}
-
-
-def _is_pairs(node: dict) -> bool:
-    """A map offered to strict mode as a list of ``{key, value}`` pairs."""
-    return any(set(_child(option, "items").get("properties", {})) == {"key", "value"} for option in _options(node))
-
-
-def rest_arguments(node: dict, arguments: object) -> object:
-    """Strict-mode tool arguments in the REST endpoint's shape, as the tool reads them:
-    nulls of documented properties dropped, pair lists made maps (a repeated key is a
-    ValueError: the tool refuses it)."""
-    if isinstance(arguments, list) and _is_pairs(node):
-        pairs = [
-            p for p in arguments if isinstance(p, dict) and set(p) == {"key", "value"} and isinstance(p["key"], str)
-        ]
-        if len(pairs) == len(arguments):
-            restored = {p["key"]: p["value"] for p in pairs}
-            if len(restored) < len(pairs):
-                raise ValueError("repeated key")
-            return restored
-    if isinstance(arguments, dict):
-        return {
-            key: rest_arguments(_child(node, key), value)
-            for key, value in arguments.items()
-            if not (value is None and _child(node, key))
-        }
-    if isinstance(arguments, list):
-        return [rest_arguments(_child(node, "items"), value) for value in arguments]
-    return arguments
 
 
 def loaded(operation: str, arguments: object) -> object | None:
@@ -87,9 +40,9 @@ def loaded(operation: str, arguments: object) -> object | None:
     if op is None or not isinstance(arguments, dict):
         return None
     try:
-        rest = rest_arguments(_parameters()[operation], arguments)
+        rest = rest_arguments(operation, arguments, "en")  # as the tool reads them
         return localized(op.request, "en").load(rest) if isinstance(rest, dict) else None
-    except (ValidationError, ValueError):
+    except (ValidationError, ApiError):
         return None
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import copy
 
-from scoring_api.eval.arguments import exact, loaded, rest_arguments, variety
+from scoring_api.eval.arguments import exact, loaded, variety
 from scoring_api.eval.questions import generate
-from scoring_api.tools import call_tool
-from tests.eval.scripted import PARAMETERS, strict_arguments, wrong_arguments
+from scoring_api.tools import call_tool, rest_arguments
+from tests.eval.scripted import strict_arguments, wrong_arguments
 
 QUESTIONS = generate(40, 2)
 
@@ -28,7 +28,7 @@ def test_every_intended_call_is_exact_as_sent_and_in_the_tools_strict_shape():
 def test_the_strict_shape_is_read_back_as_the_tool_reads_it():
     for question in QUESTIONS:
         strict = strict_arguments(question.operation, question.arguments)
-        rest = rest_arguments(PARAMETERS[question.operation], strict)
+        rest = rest_arguments(question.operation, strict, "en")
         assert call_tool(question.operation, strict, "en") == call_tool(question.operation, rest, "en")
     harvest = first("applejack_harvest")
     strict = strict_arguments(harvest.operation, harvest.arguments)
@@ -36,7 +36,7 @@ def test_the_strict_shape_is_read_back_as_the_tool_reads_it():
     assert strict["orchard"]["tiles"][0]["apples"] == [
         {"key": v, "value": n} for v, n in harvest.arguments["orchard"]["tiles"][0]["apples"].items()
     ]
-    assert rest_arguments(PARAMETERS[harvest.operation], strict_arguments(harvest.operation, harvest.arguments)) == (
+    assert rest_arguments(harvest.operation, strict_arguments(harvest.operation, harvest.arguments), "en") == (
         harvest.arguments
     )
 
