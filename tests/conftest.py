@@ -177,6 +177,19 @@ def fake_model():
     model.stop()
 
 
+def chat_env(fake_model, **variables: str) -> dict[str, str]:
+    """The environment of a served app (gunicorn) whose chat talks to ``fake_model``, without
+    retries; ``variables`` (``SCORING_...``) added."""
+    return {
+        **os.environ,
+        "OPENAI_BASE_URL": fake_model.base_url,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_MODEL": "fake-model",
+        "SCORING_CHAT_MAX_RETRIES": "0",
+        **variables,
+    }
+
+
 def make_chat_app(fake_model, **settings):
     """An app whose chat talks to ``fake_model``; ``settings`` override the test defaults."""
     return create_app(

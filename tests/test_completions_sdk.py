@@ -4,7 +4,6 @@ pointed at the scripted model on 127.0.0.1, which streams."""
 
 from __future__ import annotations
 
-import os
 import socket
 
 import httpx
@@ -13,7 +12,7 @@ import pydantic
 import pytest
 
 from tests.assistant.pictures import data_url, photo_message, png
-from tests.conftest import API_KEY
+from tests.conftest import chat_env
 from tests.fake_openai import calls, reply, sse, stall_after, status
 from tests.servers import gunicorn
 
@@ -26,16 +25,7 @@ HONEY_RESULT = {"players": 2, "honey": [16, 20], "explanation": "2人: 1番手 1
 
 @pytest.fixture(scope="module")
 def base_url(fake_model):
-    env = {
-        **os.environ,
-        "OPENAI_BASE_URL": fake_model.base_url,
-        "OPENAI_API_KEY": API_KEY,
-        "OPENAI_MODEL": "fake-model",
-        "SCORING_CHAT_MAX_RETRIES": "0",
-        "SCORING_CHAT_TIMEOUT": "2",
-        "SCORING_CHAT_OPEN": "false",
-        "SCORING_API_KEYS": CLIENT_KEY,
-    }
+    env = chat_env(fake_model, SCORING_CHAT_TIMEOUT="2", SCORING_CHAT_OPEN="false", SCORING_API_KEYS=CLIENT_KEY)
     with gunicorn(env) as port:
         yield f"http://127.0.0.1:{port}/v1"
 
@@ -199,16 +189,9 @@ def test_an_unknown_path_answers_in_openais_shape(ai_chan):
 
 def test_under_gunicorn_a_photo_reaches_the_model_within_the_chats_body_limit(fake_model):
     """The chat routes take their own limit (here 2,000,000 bytes), the scorers keep 64 KiB."""
-    env = {
-        **os.environ,
-        "OPENAI_BASE_URL": fake_model.base_url,
-        "OPENAI_API_KEY": API_KEY,
-        "OPENAI_MODEL": "fake-model",
-        "SCORING_CHAT_MAX_RETRIES": "0",
-        "SCORING_CHAT_OPEN": "true",
-        "SCORING_CHAT_VISION": "true",
-        "SCORING_CHAT_MAX_BODY_BYTES": "2000000",
-    }
+    env = chat_env(
+        fake_model, SCORING_CHAT_OPEN="true", SCORING_CHAT_VISION="true", SCORING_CHAT_MAX_BODY_BYTES="2000000"
+    )
     photo = data_url(png(500, 500) + b"\0" * 900_000)  # about 1.2 MB as base64
     with (
         gunicorn(env) as port,

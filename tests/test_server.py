@@ -14,7 +14,7 @@ import time
 import pytest
 
 from scoring_api import SECURITY_HEADERS
-from tests.conftest import API_KEY
+from tests.conftest import API_KEY, chat_env
 from tests.fake_openai import calls, reply
 from tests.servers import gunicorn
 
@@ -27,14 +27,7 @@ APERO = b'{"players":[{"name":"Aki","cards":[{"color":"green","value":2},{"color
 def server(tmp_path_factory, fake_model):
     """gunicorn with one worker on a free port; its error log in a file."""
     log = tmp_path_factory.mktemp("gunicorn") / "error.log"
-    env = {
-        **os.environ,
-        "OPENAI_BASE_URL": fake_model.base_url,
-        "OPENAI_API_KEY": API_KEY,
-        "OPENAI_MODEL": "fake-model",
-        "SCORING_CHAT_MAX_RETRIES": "0",
-        "SCORING_CHAT_OPEN": "true",
-    }
+    env = chat_env(fake_model, SCORING_CHAT_OPEN="true")
     with gunicorn(env, log=log) as port:
         yield port, log
 
