@@ -222,6 +222,14 @@ REFUSALS = [
     ),
     ("pedro_auction", {**CALLS, "calls": [8, "pass", 8, "pass"]}, "bid_too_low", "calls[2]"),
     ("pedro_auction", {**CALLS, "calls": ["pass"] * 4}, "dealer_forced", "calls[3]"),
+    (
+        "pedro_auction",
+        {**CALLS, "calls": ["pass"] * 4, "rules": {"schedule": "california_16"}},
+        "dealer_forced_at_least",
+        "calls[3]",
+    ),
+    ("pedro_auction", {**CALLS, "calls": [7, "pass", 15, "pass"]}, "bid_above_schedule", "calls[2]"),
+    ("pedro_auction", {**CALLS, "rules": {"max_bid": 16}}, "option_above_schedule", "rules.max_bid"),
     ("pedro_auction", {**CALLS, "rules": CROSSED}, "min_above_max", "rules.min_bid"),
     ("pedro_auction", {**CALLS, "rules": FORCED_LOW}, "forced_bid_outside", "rules.dealer_forced_bid"),
     ("pedro_trick", {**TRICK, "cards": ["AH", "1H", "2H", "3H"]}, "bad_card", "cards[1]"),
@@ -242,6 +250,8 @@ REFUSALS = [
     ("pedro_hand", {**HAND, "two_played_by": "NS"}, "two_field_for_rule", "two_played_by"),
     ("pedro_hand", {**HAND, "points": {"NS": 10, "EW": 10}}, "too_many_points", "points"),
     ("pedro_hand", {**HAND, "points": {"NS": 4, "EW": 9}}, "impossible_points", "points"),
+    ("pedro_hand", {**HAND, "points": {"NS": 3, "EW": 3}}, "points_of_other_schedule", "points"),
+    ("pedro_hand", {**HAND, "bid": {"team": "NS", "amount": 16}}, "bid_above_schedule", "bid.amount"),
     ("pedro_hand", {**CAPTURED, "captured": {"NS": ["AH"], "EW": ["KH", "QH", "1Z"]}}, "bad_card", "captured.EW[2]"),
     ("pedro_hand", {**CAPTURED, "captured": {"NS": ["AH"], "EW": ["AH"]}}, "captured_twice", "captured.EW[0]"),
     (
@@ -443,7 +453,7 @@ def test_every_refusal_code_of_the_games_is_met_through_an_operation():
                 called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
                 if called.endswith("Error") and isinstance(node.args[0].value, str) and " " not in node.args[0].value:
                     raised.add(node.args[0].value)
-    assert len(raised) == 50
+    assert len(raised) == 54
     assert raised == {code for _, _, code, _ in REFUSALS} | set(SCHEMA_FIRST)
 
 

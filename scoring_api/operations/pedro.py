@@ -12,6 +12,7 @@ from ..games.pedro.cards import OTHER_TEAM, TEAMS, parse_cards, parse_suit, two_
 from ..games.pedro.game import game_outcome, hand_outcome, score_game
 from ..games.pedro.hand import HandInput, TeamPointCards, settle_hand
 from ..games.pedro.rules import Rules
+from ..games.pedro.schedules import DEFAULT_SCHEDULE
 from ..games.pedro.scoring import Settlement
 from ..games.pedro.tricks import play_trick
 from ..i18n import join_list, sentences, t
@@ -43,13 +44,27 @@ def _rules(request: dict) -> Rules:
 
 
 def _display_facts(facts: dict, lang: str) -> dict:
-    """An impossible split's facts in the player's language: the point values
+    """A refusal's facts in the player's language: the point schedules named
+    (``14点ルール（ガイドの標準）``), a bid option named (``入札の最高値``), the point values
     (``1、1、1、1、5、5``) and the EW totals possible (``0、5、10 点のどれか`` / ``one of 0, 5, 10``)."""
-    if "possible" not in facts:
-        return {}
-    possible = facts["possible"]
-    key = "pedro.impossible_points_many" if len(possible) > 1 else "pedro.impossible_points_one"
-    return {"values": join_list(facts["values"], lang), "possible": t(key, lang, totals=join_list(possible, lang))}
+    shown = {key: t(f"pedro.schedule_{facts[key]}", lang) for key in ("schedule", "other") if key in facts}
+    if "option" in facts:
+        shown["option_name"] = t(f"pedro.option_{facts['option']}", lang)
+    if "values" in facts:
+        shown["values"] = join_list(facts["values"], lang)
+    if "possible" in facts:
+        possible = facts["possible"]
+        key = "pedro.impossible_points_many" if len(possible) > 1 else "pedro.impossible_points_one"
+        shown["possible"] = t(key, lang, totals=join_list(possible, lang))
+    return shown
+
+
+def _schedule_note(rules: Rules, lang: str) -> str:
+    """The schedule the answer was worked out with, said when it is not the default (""
+    for the default: its answers read as they did before schedules)."""
+    if rules.schedule == DEFAULT_SCHEDULE:
+        return ""
+    return t("pedro.schedule_note", lang, schedule=t(f"pedro.schedule_{rules.schedule}", lang))
 
 
 # -- Auction --------------------------------------------------------------------------------
@@ -58,6 +73,7 @@ def _display_facts(facts: dict, lang: str) -> dict:
 @operation(
     OPERATIONS,
     operation_id="pedro_auction",
+    display_facts=_display_facts,
     method="POST",
     path="/pedro/auction",
     request=schemas.AuctionRequestSchema,
@@ -83,8 +99,11 @@ def auction(request: dict, lang: str) -> dict:
         "team": result.team,
         "amount": result.amount,
     }
-    high = "pedro.auction_forced" if result.forced else "pedro.auction_high"
-    explanation = sentences([t("pedro.auction_calls", lang, **facts), t(high, lang, **facts)], lang)
+    forced = "pedro.auction_forced_at_least" if rules.point_schedule.dealer_may_bid_more else "pedro.auction_forced"
+    high = forced if result.forced else "pedro.auction_high"
+    explanation = sentences(
+        [_schedule_note(rules, lang), t("pedro.auction_calls", lang, **facts), t(high, lang, **facts)], lang
+    )
     return {
         "seat": result.seat,
         "team": result.team,
@@ -102,6 +121,7 @@ def auction(request: dict, lang: str) -> dict:
 @operation(
     OPERATIONS,
     operation_id="pedro_trick",
+    display_facts=_display_facts,
     method="POST",
     path="/pedro/trick",
     request=schemas.TrickRequestSchema,
@@ -124,11 +144,12 @@ def trick(request: dict, lang: str) -> dict:
         hands = {seat: parse_cards(held, (("seat", seat),)) for seat, held in hands.items()}
     result = play_trick(trump, request["leader"], cards, hands)
     point_cards = result.point_cards(trump)
-    points = result.points(trump)
+    points = result.points(trump, rules.point_schedule)
     plays = [(seat, str(card)) for seat, card in result.plays]
     point_texts = [str(card) for card in point_cards]
     facts = {"seat": result.winner, "team": result.team, "card": str(result.card)}
     parts = [
+        _schedule_note(rules, lang),
         t("pedro.trick_plays", lang, trump=SUIT_SIGNS[trump], plays=join_list([f"{s} {c}" for s, c in plays], lang)),
         t("pedro.trick_trump_wins" if result.trumped else "pedro.trick_suit_wins", lang, **facts),
         t("pedro.trick_points", lang, cards=" ".join(point_texts), points=points)
@@ -178,10 +199,13 @@ def _point_cards(cards: TeamPointCards) -> dict:
     }
 
 
-def _settlement(result: Settlement, cards: TeamPointCards | None, rules: Rules, lang: str) -> dict:
+def _settlement(
+    result: Settlement, cards: TeamPointCards | None, rules: Rules, lang: str, schedule_note: str = ""
+) -> dict:
     """One settled hand as data; ``cards`` are its point cards (None: the points were given).
 
-    The explanation: the bid made or set, what the other team adds, the scores, the
+    The explanation: ``schedule_note`` (a hand alone says its schedule when not the
+    default), the bid made or set, what the other team adds, the scores, the
     bidder-goes-out note when the hand was one (not for the extra hand, whose outcome says
     what it was), then how the hand leaves the game."""
     bidder, taken, before, after = result.bid_team, result.points, result.scores_before, result.scores_after
@@ -202,6 +226,7 @@ def _settlement(result: Settlement, cards: TeamPointCards | None, rules: Rules, 
     }
     going_out_note = result.bidder_goes_out and result.decided_by != "extra_hand"
     parts = [
+        schedule_note,
         t("pedro.settle_made" if result.bid_made else "pedro.settle_set", lang, **facts),
         t("pedro.settle_other", lang, **facts),
         t("pedro.settle_scores", lang, **facts),
@@ -238,14 +263,14 @@ def _settlement(result: Settlement, cards: TeamPointCards | None, rules: Rules, 
     summary="Settle one Pedro hand: bid made or set, new scores, game over.",
     description=(
         "Call to settle one Pedro hand: give the bid, the scores before and each team's points "
-        "(or trump and the captured cards). Returns points (0-14) with their point cards, bid "
-        "made or set, deltas, new scores, bidder-goes-out, game over and winner."
+        "(or trump and the captured cards). Returns points (0-14; 0-16 in california_16) with their "
+        "point cards, bid made or set, deltas, new scores, bidder-goes-out, game over and winner."
     ),
 )
 def hand(request: dict, lang: str) -> dict:
     rules = _rules(request)
     result, cards = settle_hand(_hand_input(request), request["scores_before"], rules)
-    return {**_settlement(result, cards, rules, lang), "rules": rules.as_dict()}
+    return {**_settlement(result, cards, rules, lang, _schedule_note(rules, lang)), "rules": rules.as_dict()}
 
 
 @operation(
@@ -287,5 +312,5 @@ def game(request: dict, lang: str) -> dict:
         "winner": ledger.winner,
         "next_hand": ledger.next_hand,
         "rules": rules.as_dict(),
-        "explanation": sentences([summary, outcome], lang),
+        "explanation": sentences([_schedule_note(rules, lang), summary, outcome], lang),
     }

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import cast
 
 from marshmallow import ValidationError, fields, post_load, validate
 
 from ..games.pedro.cards import CARD_PATTERN, SEATS, SUIT_PATTERN, SUIT_SPELLINGS, TEAMS
-from ..games.pedro.rules import MAX_POINTS, TIE_RULES, TWO_SCORED_BY, Rules
-from .common import ItemList, StrictSchema, integer
-from .localized import keyed
+from ..games.pedro.rules import TIE_RULES, TWO_SCORED_BY, Rules
+from ..games.pedro.schedules import DEFAULT_SCHEDULE, LARGEST_HAND, SCHEDULES
+from ..i18n import t
+from .common import ItemList, JsonInteger, StrictSchema, integer
+from .localized import Message, keyed
 
 #: The highest target, and the most hands a whole game may list: tables play to 50, 62 or
 #: 100; a game to 100 took at most 69 hands in 99.99% of 20,000 simulated games (75 at
@@ -84,27 +88,102 @@ def suit_field(**kwargs) -> fields.String:
     return SuitField(**kwargs)
 
 
+# -- Bounds by the point schedule ------------------------------------------------------
+
+#: The schedule the Pedro request being read names (:class:`ScheduledRequest` sets it for
+#: the length of one load), so that a bound's message quotes that schedule's.
+_READING: ContextVar[str] = ContextVar("pedro_schedule_read", default=DEFAULT_SCHEDULE)
+#: The messages that quote the points of a hand, one of each per schedule.
+_BOUNDED = ("range", "null")
+
+
+def _schedule_named(data: object) -> str:
+    """The schedule a request's rules name; the default when they name none (or no
+    schedule there is: the rules' own field refuses that)."""
+    rules = data.get("rules") if isinstance(data, Mapping) else None
+    named = rules.get("schedule") if isinstance(rules, Mapping) else None
+    return named if isinstance(named, str) and named in SCHEDULES else DEFAULT_SCHEDULE
+
+
+def _reading(key: str) -> str:
+    """``range`` -> ``range_guide_14`` while a ``guide_14`` request is read."""
+    return f"{key}_{_READING.get()}" if key in _BOUNDED else key
+
+
+def _per_schedule(key: str, sentence: str, low: int) -> dict[str, Message]:
+    """One message ``<key>_<schedule>`` per schedule: ``sentence`` from ``low`` to the
+    points of that schedule's hand."""
+    return {
+        f"{key}_{name}": (sentence, {"min": low, "max": schedule.largest_hand}) for name, schedule in SCHEDULES.items()
+    }
+
+
+def _english(messages: dict[str, Message]) -> dict[str, str]:
+    """The messages of an instance no language was given to (see schemas/localized.py)."""
+    return {name: t(key, "en", **values) for name, (key, values) in messages.items()}
+
+
+class ScheduledRequest(StrictSchema):
+    """A Pedro request: while it is read, a number refused for its bound is told the
+    bound of the schedule its rules name (docs/rules/pedro.md, "Rule options")."""
+
+    def load(self, data, **kwargs):
+        reading = _READING.set(_schedule_named(data))
+        try:
+            return super().load(data, **kwargs)
+        finally:
+            _READING.reset(reading)
+
+
+class HandNumber(JsonInteger):
+    """A whole number from ``low`` up to the points of a hand (a bid, a team's points).
+
+    Accepted up to the largest schedule's hand (16, the bound the spec states): a number
+    the table's schedule cannot hold (15 under ``guide_14``) is the rules' to refuse, naming
+    the schedule. Beyond that, or null, the message quotes the bound of the schedule being
+    read (14 under ``guide_14``, 16 under ``california_16``)."""
+
+    def __init__(self, low: int, **kwargs) -> None:
+        metadata = {"minimum": low, "maximum": LARGEST_HAND, **kwargs.pop("metadata", {})}
+        super().__init__(strict=True, metadata=metadata, **kwargs)
+        self.low = low
+        self.catalogue_messages = {
+            **_per_schedule("range", "validation.range_all", low),
+            **_per_schedule("null", "validation.enter_integer_between", low),
+        }
+        self.error_messages = {**self.error_messages, **_english(self.catalogue_messages)}
+
+    def _validated(self, value):
+        number = super()._validated(value)
+        if number is not None and not self.low <= number <= LARGEST_HAND:
+            raise self.make_error("range")
+        return number
+
+    def make_error(self, key: str, **kwargs) -> ValidationError:
+        return super().make_error(_reading(key), **kwargs)
+
+
+# -- Rules -----------------------------------------------------------------------------
+
+#: The schedules, as the spec and the tools describe them (docs/rules/pedro.md, "Rule options").
+SCHEDULE_DESCRIPTION = (
+    "Point schedule, and the bids' defaults: guide_14 (jack 1, 14 a hand; bids 7-14, dealer forced exactly 7) "
+    "or california_16 (BGA's default: jack 3, 16 a hand; bids 6-16, dealer at least 6)."
+)
+
+
 class RulesSchema(StrictSchema):
-    """Table rules; every field omitted takes the seed's rule."""
+    """Table rules; every field omitted takes the seed's rule (the bids: the schedule's)."""
 
     target = integer(
         load_default=100,
         validate=validate.Range(1, MAX_TARGET),
         metadata={"description": "Winning score."},
     )
-    min_bid = integer(
-        load_default=7,
-        validate=validate.Range(1, MAX_POINTS),
-    )
-    max_bid = integer(
-        load_default=14,
-        validate=validate.Range(1, MAX_POINTS),
-    )
-    dealer_forced_bid = integer(
-        load_default=7,
-        validate=validate.Range(1, MAX_POINTS),
-        metadata={"description": "The dealer's bid after three passes."},
-    )
+    # the bids' defaults are the schedule's (its description says them)
+    min_bid = HandNumber(1)
+    max_bid = HandNumber(1)
+    dealer_forced_bid = HandNumber(1, metadata={"description": "The dealer's bid after three passes."})
     two_scored_by = fields.String(
         load_default="dealt",
         validate=validate.OneOf(TWO_SCORED_BY),
@@ -119,6 +198,11 @@ class RulesSchema(StrictSchema):
         load_default="extra_hand",
         validate=validate.OneOf(TIE_RULES),
         metadata={"description": "When both teams reach the target in one hand."},
+    )
+    schedule = fields.String(
+        load_default=DEFAULT_SCHEDULE,
+        validate=validate.OneOf(list(SCHEDULES)),
+        metadata={"description": SCHEDULE_DESCRIPTION},
     )
 
     @post_load
@@ -138,6 +222,9 @@ class RulesOutSchema(StrictSchema):
     two_scored_by = fields.String(required=True)
     bidder_out_margin = integer(required=True)
     tie_rule = fields.String(required=True)
+    schedule = fields.String(
+        validate=validate.OneOf(list(SCHEDULES)), metadata={"description": "Only when not guide_14, the default."}
+    )
 
 
 class TeamNumbersSchema(StrictSchema):
@@ -147,15 +234,15 @@ class TeamNumbersSchema(StrictSchema):
 
 class TeamScoresAfterSchema(StrictSchema):
     """Scores after a hand: ``scores_before`` (at most ``MAX_SCORE`` either way) moved by
-    one hand's points or set-back (at most ``MAX_POINTS``); scores may go negative."""
+    one hand's points or set-back (at most ``LARGEST_HAND``); scores may go negative."""
 
-    NS = integer(required=True, validate=validate.Range(-MAX_SCORE - MAX_POINTS, MAX_SCORE + MAX_POINTS))
-    EW = integer(required=True, validate=validate.Range(-MAX_SCORE - MAX_POINTS, MAX_SCORE + MAX_POINTS))
+    NS = integer(required=True, validate=validate.Range(-MAX_SCORE - LARGEST_HAND, MAX_SCORE + LARGEST_HAND))
+    EW = integer(required=True, validate=validate.Range(-MAX_SCORE - LARGEST_HAND, MAX_SCORE + LARGEST_HAND))
 
 
 class TeamPointsSchema(StrictSchema):
-    NS = integer(required=True, validate=validate.Range(0, MAX_POINTS))
-    EW = integer(required=True, validate=validate.Range(0, MAX_POINTS))
+    NS = HandNumber(0, required=True)
+    EW = HandNumber(0, required=True)
 
 
 class CapturedSchema(StrictSchema):
@@ -168,14 +255,18 @@ class CapturedSchema(StrictSchema):
 
 class CallField(fields.Field):
     """A call: a bid amount (whole number) or ``"pass"``. Its messages are the catalogue's
-    (``validation.pedro_call``, ``validation.range_all``), shown in the request's language."""
+    (``validation.pedro_call``, ``validation.range_all``), shown in the request's language;
+    an amount is bounded as :class:`HandNumber` bounds a bid."""
 
-    default_error_messages = {"invalid": "Invalid call.", "range": "Out of range.", "null": "Invalid call."}
     catalogue_messages = {
         "invalid": ("validation.pedro_call", {}),
-        "range": ("validation.range_all", {"min": 1, "max": MAX_POINTS}),
         "null": ("validation.pedro_call", {}),
+        **_per_schedule("range", "validation.range_all", 1),
     }
+    default_error_messages = {"invalid": "Invalid call.", "null": "Invalid call.", **_english(catalogue_messages)}
+
+    def make_error(self, key: str, **kwargs) -> ValidationError:
+        return super().make_error(key if key == "null" else _reading(key), **kwargs)  # null: a call, not a bound
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str) and value.strip().lower() == "pass":
@@ -186,17 +277,17 @@ class CallField(fields.Field):
             or (isinstance(value, float) and not value.is_integer())
         ):
             raise self.make_error("invalid")
-        if not 1 <= value <= MAX_POINTS:
+        if not 1 <= value <= LARGEST_HAND:
             raise self.make_error("range")
         return int(value)
 
 
 CALL_JSON_SCHEMA = {
-    "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_POINTS}, {"type": "string", "enum": ["pass"]}]
+    "anyOf": [{"type": "integer", "minimum": 1, "maximum": LARGEST_HAND}, {"type": "string", "enum": ["pass"]}]
 }
 
 
-class AuctionRequestSchema(StrictSchema):
+class AuctionRequestSchema(ScheduledRequest):
     dealer = seat_field(
         required=True,
         metadata={"description": "Calls start at the dealer's left (N E S W clockwise)."},
@@ -242,7 +333,7 @@ class HandsSchema(StrictSchema):
     W = cards_field(MAX_HAND_CARDS)
 
 
-class TrickRequestSchema(StrictSchema):
+class TrickRequestSchema(ScheduledRequest):
     trump = suit_field(required=True)
     leader = seat_field(required=True)
     cards = ItemList(
@@ -285,7 +376,7 @@ class TrickResponseSchema(StrictSchema):
 
 class BidSchema(StrictSchema):
     team = team_field(required=True)
-    amount = integer(required=True, validate=validate.Range(1, MAX_POINTS))
+    amount = HandNumber(1, required=True)
 
 
 class HandInputSchema(StrictSchema):
@@ -308,7 +399,7 @@ class HandInputSchema(StrictSchema):
     )
 
 
-class HandRequestSchema(HandInputSchema):
+class HandRequestSchema(ScheduledRequest, HandInputSchema):
     scores_before = fields.Nested(TeamNumbersSchema, required=True)
     rules = rules_field()
 
@@ -368,7 +459,7 @@ class HandResponseSchema(HandResultSchema):
     rules = fields.Nested(RulesOutSchema, required=True)
 
 
-class GameRequestSchema(StrictSchema):
+class GameRequestSchema(ScheduledRequest):
     rules = rules_field()
     hands = ItemList(
         fields.Nested(HandInputSchema),

@@ -454,7 +454,8 @@ def test_hand_under_other_table_rules_echoes_them(client):
 @pytest.mark.parametrize(
     "extra, code, path",
     [
-        ({"points": {"NS": 9, "EW": 6}}, "too_many_points", "points"),
+        ({"points": {"NS": 10, "EW": 7}}, "too_many_points", "points"),
+        ({"points": {"NS": 9, "EW": 6}}, "points_of_other_schedule", "points"),
         ({}, "points_or_captured", "points"),
         ({"points": {"NS": 7, "EW": 7}, "trump": "H", "captured": {"NS": []}}, "points_or_captured", "points"),
         ({"trump": "H", "captured": {"NS": ["AH"], "EW": ["AH"]}}, "captured_twice", "captured.EW[0]"),
@@ -495,8 +496,8 @@ def test_impossible_point_splits_are_refused_with_the_possible_totals(client, la
     status, answer = post(client, "/game", {"hands": hands}, lang)
     assert status == 400 and answer["error"]["code"] == "impossible_points"
     assert answer["error"]["details"] == {"hands[1].points": [message]}
-    status, answer = post(client, "/hand", {**body, "points": {"NS": 9, "EW": 1}}, "en")
-    assert answer["error"]["message"].endswith("with NS at 9, EW can only have one of 0, 5.")
+    status, answer = post(client, "/hand", {**body, "points": {"NS": 8, "EW": 4}}, "en")
+    assert answer["error"]["message"].endswith("with NS at 8, EW can only have one of 0, 1, 5, 6.")
     status, answer = post(client, "/hand", {**body, "points": {"NS": 4, "EW": 10}})
     assert status == 200 and answer["scores_after"] == {"NS": -7, "EW": 10}
 

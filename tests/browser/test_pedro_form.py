@@ -78,3 +78,39 @@ def test_impossible_points_are_shown_at_the_inputs_and_not_recorded(page, open_g
     page.get_by_test_id("pedro-rule-min_bid").fill("9")
     page.get_by_test_id("pedro-rule-min_bid").blur()
     expect(page.get_by_test_id("pedro-rule-dealer_forced_bid-error")).to_be_visible()
+
+
+def test_california_pedro_settles_sixteen_points_with_a_jack_worth_three(page, open_game):
+    """BGA's default schedule: bids 6-16, the jack of trump 3 points, 16 points a hand."""
+    open_game("pedro")
+    page.get_by_test_id("pedro-settings").locator("summary").click()
+    page.get_by_test_id("pedro-rule-schedule").select_option("california_16")
+    expect(page.get_by_test_id("pedro-rule-min_bid")).to_have_value("6")
+    expect(page.get_by_test_id("pedro-rule-max_bid")).to_have_value("16")
+    expect(page.get_by_test_id("pedro-amount").locator("option")).to_have_count(11)  # 6 to 16
+
+    enter_points(page, "NS", 6, 3, 13)  # NS took only the jack: 3 points, set; a split the 14-point rule lacks
+    expect(page.get_by_test_id("pedro-ledger-0-NS")).to_contain_text("-6")
+    expect(page.get_by_test_id("pedro-ledger-0-EW")).to_contain_text("13")
+
+    page.get_by_test_id("pedro-team-EW").check()
+    page.get_by_test_id("pedro-amount").select_option("16")
+    page.get_by_test_id("pedro-mode-cards").check()
+    page.get_by_test_id("pedro-trump").select_option("S")
+    expect(page.get_by_test_id("pedro-card-J")).to_contain_text("3点")
+    for card, team in [("A", "EW"), ("J", "EW"), ("10", "EW"), ("pedro", "EW"), ("low", "EW"), ("two", "EW")]:
+        page.get_by_test_id(f"pedro-card-{card}-{team}").check()
+    page.get_by_test_id("pedro-add").click()
+
+    expect(page.get_by_test_id("pedro-ledger-1-EW")).to_contain_text("+16")
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("29")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("-6")
+    expect(page.get_by_test_id("pedro-ledger-row-1")).to_contain_text("成功")
+    expect(page.get_by_test_id("pedro-explanation")).to_contain_text(
+        "得点ルール: カリフォルニア・ピードロ（BGAの標準、16点）"
+    )
+
+    # Back to the 14-point rule, the game is checked again: its first hand's bid of 6 is below 7.
+    page.get_by_test_id("pedro-rule-schedule").select_option("guide_14")
+    expect(page.get_by_test_id("pedro-error")).to_contain_text("ハンド1: 入札値6はこのルールでは宣言できません（7〜14")
+    expect(page.get_by_test_id("pedro-rule-min_bid")).to_have_value("7")

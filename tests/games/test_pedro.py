@@ -25,7 +25,8 @@ from scoring_api.games.pedro.cards import (
 )
 from scoring_api.games.pedro.game import OUTCOMES, game_outcome, hand_outcome, play_game, score_game
 from scoring_api.games.pedro.hand import HandInput, check_two_fields, read_points, settle_hand
-from scoring_api.games.pedro.rules import MAX_POINTS, Rules
+from scoring_api.games.pedro.rules import Rules
+from scoring_api.games.pedro.schedules import CALIFORNIA_16, GUIDE_14, LARGEST_HAND, SCHEDULES
 from scoring_api.games.pedro.scoring import (
     POINT_VALUES,
     POSSIBLE_SPLITS,
@@ -263,7 +264,7 @@ def test_dealer_is_forced_after_three_passes():
         ([8, 8, "pass", "pass"], "bid_too_low", 1),
         ([9, "pass", 7, "pass"], "bid_too_low", 2),
         ([6, "pass", "pass", "pass"], "bid_out_of_range", 0),
-        ([7, 15, "pass", "pass"], "bid_out_of_range", 1),
+        ([7, 15, "pass", "pass"], "bid_above_schedule", 1),
         ([14, "pass", "pass", 14], "bid_too_low", 3),
     ],
 )
@@ -468,10 +469,10 @@ def test_two_in_play_needs_its_owner_under_dealt():
 # -- Points given directly ------------------------------------------------------------------
 
 
-def _splits_by_brute_force():
-    """Each of the six point cards (A, J, 10, 2: 1 point; Pedro, Low Pedro: 5) goes to NS,
-    to EW or to nobody: every (NS, EW) pair some deal of them gives."""
-    values = [1, 1, 1, 1, 5, 5]
+def _splits_by_brute_force(values):
+    """Each of the six point cards (A, J, 10, 2: 1 point, the jack 3 under california_16;
+    Pedro, Low Pedro: 5) goes to NS, to EW or to nobody: every (NS, EW) pair some deal of
+    them gives."""
     pairs = set()
     for owners in itertools.product(("NS", "EW", None), repeat=len(values)):
         pairs.add(
@@ -483,20 +484,28 @@ def _splits_by_brute_force():
     return pairs
 
 
-def test_given_points_must_be_a_possible_split_of_the_point_cards():
-    possible = _splits_by_brute_force()
-    assert len(possible) == 90 and POINT_VALUES == (1, 1, 1, 1, 5, 5)
-    assert possible == POSSIBLE_SPLITS
-    for ns, ew in itertools.product(range(MAX_POINTS + 1), repeat=2):
+@pytest.mark.parametrize(
+    "schedule, values, count",
+    [(GUIDE_14, [1, 1, 1, 1, 5, 5], 90), (CALIFORNIA_16, [1, 1, 1, 3, 5, 5], 138)],
+    ids=["guide_14", "california_16"],
+)
+def test_given_points_must_be_a_possible_split_of_the_point_cards(schedule, values, count):
+    possible = _splits_by_brute_force(values)
+    other = _splits_by_brute_force([1, 1, 1, 3, 5, 5] if schedule == GUIDE_14 else [1, 1, 1, 1, 5, 5])
+    assert len(possible) == count and POINT_VALUES[schedule.name] == tuple(values)
+    assert possible == POSSIBLE_SPLITS[schedule.name]
+    for ns, ew in itertools.product(range(LARGEST_HAND + 1), repeat=2):  # every pair the schema lets through
         try:
-            check_points({"NS": ns, "EW": ew})
+            check_points({"NS": ns, "EW": ew}, schedule)
             code = None
         except RuleError as error:
             code = error.code
             assert error.at == ("points",)
         if (ns, ew) in possible:
             assert code is None, (ns, ew)
-        elif ns + ew > MAX_POINTS:
+        elif (ns, ew) in other:
+            assert code == "points_of_other_schedule", (ns, ew)
+        elif ns + ew > schedule.largest_hand:
             assert code == "too_many_points", (ns, ew)
         else:
             assert code == "impossible_points", (ns, ew)
@@ -506,8 +515,6 @@ def test_given_points_must_be_a_possible_split_of_the_point_cards():
     "ns, ew, possible",
     [
         (4, 9, (0, 5, 10)),
-        (3, 8, (0, 1, 5, 6, 10, 11)),
-        (9, 1, (0, 5)),
         (0, 0, None),
         (10, 4, None),
         (4, 10, None),
@@ -525,6 +532,20 @@ def test_impossible_splits_name_the_possible_totals(ns, ew, possible):
         check_points({"NS": ns, "EW": ew})
     assert caught.value.code == "impossible_points"
     assert caught.value.facts == {"NS": ns, "EW": ew, "possible": possible, "values": (1, 1, 1, 1, 5, 5)}
+
+
+@pytest.mark.parametrize("ns, ew", [(3, 8), (9, 1), (3, 3), (0, 16), (9, 6)])
+def test_splits_of_the_california_schedule_are_refused_naming_it(ns, ew):
+    with pytest.raises(RuleError) as caught:
+        check_points({"NS": ns, "EW": ew})
+    assert caught.value.code == "points_of_other_schedule"
+    assert caught.value.facts == {
+        "NS": ns,
+        "EW": ew,
+        "schedule": "guide_14",
+        "other": "california_16",
+        "values": (1, 1, 1, 1, 5, 5),
+    }
 
 
 def test_possible_splits_of_other_multisets():
@@ -852,8 +873,12 @@ def test_a_game_with_negative_scores():
 
 
 def test_rules_as_data_name_every_option():
+    """The default schedule is left out, so a default table's answers read as before."""
     rules = Rules(target=62, min_bid=6, dealer_forced_bid=6, two_scored_by="played", tie_rule="bidder_wins")
-    assert rules.as_dict() == dataclasses.asdict(rules)
+    assert rules.as_dict() == {key: value for key, value in dataclasses.asdict(rules).items() if key != "schedule"}
+    california = dataclasses.replace(rules, schedule="california_16")
+    assert california.as_dict() == dataclasses.asdict(california)
+    assert list(california.as_dict())[-1] == "schedule" and set(SCHEDULES) == {"guide_14", "california_16"}
 
 
 def test_rules_that_contradict_each_other():

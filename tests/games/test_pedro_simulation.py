@@ -7,6 +7,7 @@ import pytest
 
 from scoring_api.games.pedro.cards import TEAMS, Card, next_seat, points_of
 from scoring_api.games.pedro.rules import Rules
+from scoring_api.games.pedro.schedules import CALIFORNIA_16
 from scoring_api.games.pedro.scoring import hand_points, settle
 from scoring_api.games.pedro.tricks import may_play, play_trick
 from scoring_api.schemas.pedro import MAX_HANDS, MAX_TARGET
@@ -67,6 +68,30 @@ def test_simulated_hands_keep_the_invariants(rule):
     assert refused > played  # the follow rule is tested on many cards it refuses
 
 
+def test_simulated_california_hands_hold_sixteen_points():
+    """California Pedro (the jack 3): every hand's points add up to its point cards in play,
+    16 when all six were played; the simulator's auction (forced dealer at 6) is legal."""
+    rng = random.Random("pedro-california")
+    rules = Rules(schedule="california_16")
+    played = complete = 0
+    for number in range(HANDS // 3):
+        hand = deal_and_play(rng, "NESW"[number % 4], rules)
+        if hand is None:
+            continue
+        played += 1
+        captured = {t: [] for t in TEAMS}
+        for leader, cards, _ in hand.tricks:
+            captured[play_trick(hand.trump, leader, cards).team] += cards
+        in_play = [c for cards in hand.holdings.values() for c in cards if points_of(c, hand.trump)]
+        two_team = team(hand.two_holder) if hand.two_holder else None
+        points = hand_points(hand.trump, captured, rules, two_team).points
+        assert sum(points.values()) == sum(points_of(c, hand.trump, CALIFORNIA_16) for c in in_play)
+        if len(in_play) == 6:
+            complete += 1
+            assert sum(points.values()) == 16
+    assert played > HANDS // 3 * 0.9 and complete > played * 0.3
+
+
 GAMES = 300
 
 
@@ -93,4 +118,29 @@ def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
             scores, over, played = result.scores_after, result.game_over, played + 1
         lengths.append(played)
     assert (statistics.median(lengths), max(lengths)) == (25, 51)  # random trumps: longer than a table's
+    assert max(lengths) < MAX_HANDS
+
+
+def test_simulated_california_games_end_sooner():
+    """16 points a hand and bids from 6: games to 100 take fewer hands than the 14-point
+    rule's, so the 80-hand limit holds (docs/rules/pedro.md, "Decisions", 16 and 17)."""
+    rng = random.Random("pedro-games")
+    rules = Rules(target=MAX_TARGET, schedule="california_16")
+    lengths = []
+    for number in range(GAMES):
+        scores, dealer, played, over = {"NS": 0, "EW": 0}, "NESW"[number % 4], 0, False
+        while not over:
+            hand = deal_and_play(rng, dealer, rules)
+            if hand is None:
+                continue
+            dealer = next_seat(dealer)
+            captured = {t: [] for t in TEAMS}
+            for leader, cards, _ in hand.tricks:
+                captured[play_trick(hand.trump, leader, cards).team] += cards
+            two_team = team(hand.two_holder) if hand.two_holder else None
+            points = hand_points(hand.trump, captured, rules, two_team).points
+            result = settle(team(hand.bidder), hand.bid, scores, points, rules)
+            scores, over, played = result.scores_after, result.game_over, played + 1
+        lengths.append(played)
+    assert (statistics.median(lengths), max(lengths)) == (16, 24)  # against 25 and 51 under guide_14
     assert max(lengths) < MAX_HANDS

@@ -5,7 +5,10 @@ benchmark's requests and hostile bodies: the service must answer each of them ex
 it did then. An answer is replaced only where the service changed on purpose, each group
 with its reason in the commit that replaced it: refusals of unreadable JSON that quoted
 Python's own messages, player names read as players read them (docs/rules/README.md),
-and free-keys objects refused at their size before their members.
+free-keys objects refused at their size before their members, and 107 Pedro refusals of a
+15 or 16 (or of a split only the other point schedule allows), which the rules now refuse
+naming the schedule since a table may play California Pedro's 16 points
+(docs/rules/pedro.md, Decisions 17-19).
 """
 
 from __future__ import annotations

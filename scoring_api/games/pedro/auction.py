@@ -2,16 +2,20 @@
 
 One round, starting left of the dealer: each player bids or passes; a bid lies between the
 minimum and maximum bid and beats the current high bid. If the first three pass, the
-dealer must bid the forced amount (7 by default). The high bidder names trump.
+dealer must bid the forced amount (7 by default): exactly it under the ``guide_14``
+schedule, at least it under ``california_16`` (Decision 18). A bid above the points the
+schedule's hand holds is refused first, naming the schedule (``bid_above_schedule``).
+The high bidder names trump.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple, cast
 
-from ..rule_error import RuleError
+from ..rule_error import Position, RuleError
 from .cards import TEAM_OF, next_seat, seats_from
 from .rules import Rules
+from .schedules import schedule_allowing
 
 PASS = "pass"
 
@@ -37,13 +41,13 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
     high: Call | None = None
     for index, (seat, call) in enumerate(seated):
         at = (("call", index),)
+        if call != PASS:
+            _check_schedule(cast(int, call), rules, at)  # any call but "pass" is an amount
         if index == 3 and high is None:
-            if call != rules.dealer_forced_bid:
-                raise RuleError("dealer_forced", at, seat=seat, amount=rules.dealer_forced_bid, call=call)
-            return AuctionResult(seat, TEAM_OF[seat], call, True, seated)
+            return _forced(seat, call, rules, at, seated)
         if call == PASS:
             continue
-        bid = cast(int, call)  # any call but "pass" is an amount (the schema admits no other text)
+        bid = cast(int, call)
         if not rules.min_bid <= bid <= rules.max_bid:
             raise RuleError(
                 "bid_out_of_range",
@@ -60,10 +64,40 @@ def run_auction(dealer: str, calls: list[int | str], rules: Rules) -> AuctionRes
     return AuctionResult(high.seat, TEAM_OF[high.seat], cast(int, high.call), False, seated)
 
 
+def _forced(seat: str, call: int | str, rules: Rules, at: Position, seated: tuple[Call, ...]) -> AuctionResult:
+    """The dealer's call after three passes: the forced bid, exactly (``guide_14``) or at
+    least, up to the maximum bid (``california_16``; docs/rules/pedro.md, "Decisions", 18).
+    Refused as ``dealer_forced`` or ``dealer_forced_at_least``."""
+    forced = rules.dealer_forced_bid
+    if rules.point_schedule.dealer_may_bid_more:
+        if call == PASS or not forced <= cast(int, call) <= rules.max_bid:
+            raise RuleError("dealer_forced_at_least", at, seat=seat, amount=forced, max_bid=rules.max_bid, call=call)
+    elif call != forced:
+        raise RuleError("dealer_forced", at, seat=seat, amount=forced, call=call)
+    return AuctionResult(seat, TEAM_OF[seat], cast(int, call), True, seated)
+
+
+def _check_schedule(amount: int, rules: Rules, at: Position) -> None:
+    """A bid holds no more points than the schedule's hand (``bid_above_schedule``, naming
+    the schedule and one that allows the bid; docs/rules/pedro.md, "Decisions", 17)."""
+    schedule = rules.point_schedule
+    if amount > schedule.largest_hand:
+        raise RuleError(
+            "bid_above_schedule",
+            at,
+            amount=amount,
+            limit=schedule.largest_hand,
+            schedule=schedule.name,
+            other=schedule_allowing(amount, schedule),
+        )
+
+
 def check_bid(amount: int, rules: Rules) -> None:
     """A hand's winning bid lies between the minimum and the maximum bid
     (docs/rules/pedro.md, "Auction"); the rules are checked, so the dealer's forced bid lies
-    between them too. Refused as ``bid_outside_rules`` at ``("bid",)``."""
+    between them too. Refused as ``bid_above_schedule`` (above the schedule's points) or
+    ``bid_outside_rules`` at ``("bid",)``."""
+    _check_schedule(amount, rules, ("bid",))
     if not rules.min_bid <= amount <= rules.max_bid:
         raise RuleError(
             "bid_outside_rules",

@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from ..rule_error import Position, RuleError
+from .schedules import GUIDE_14, Schedule
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RANK_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}  # A=14 ... 2=2
@@ -117,17 +118,13 @@ def strength(card: Card, trump: str) -> int:
     return 2 * RANK_VALUE[card.rank]
 
 
-#: Point cards of a trump suit: rank -> points (docs/rules/pedro.md, "Points").
-TRUMP_POINTS = {"A": 1, "J": 1, "10": 1, "5": 5, "2": 1}
-LOW_PEDRO_POINTS = 5
-
-
-def points_of(card: Card, trump: str) -> int:
-    """Points a card carries in a hand with this trump (0 for non-point cards)."""
+def points_of(card: Card, trump: str, schedule: Schedule = GUIDE_14) -> int:
+    """Points a card carries in a hand with this trump under ``schedule`` (0 for
+    non-point cards); docs/rules/pedro.md, "Points"."""
     if card == low_pedro(trump):
-        return LOW_PEDRO_POINTS
+        return schedule.low_pedro_points
     if card.suit == trump:
-        return TRUMP_POINTS.get(card.rank, 0)
+        return schedule.trump_points.get(card.rank, 0)
     return 0
 
 

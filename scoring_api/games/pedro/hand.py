@@ -55,7 +55,7 @@ def read_points(hand: HandInput, rules: Rules) -> tuple[dict[str, int], TeamPoin
     points, trump, captured = hand.points, hand.trump, hand.captured
     if points is not None and trump is None and captured is None:
         check_two_fields(hand, rules)
-        check_points(points)
+        check_points(points, rules.point_schedule)
         return points, None
     if points is None and trump is not None and captured is not None:
         check_two_fields(hand, rules)

@@ -1,10 +1,10 @@
 """Points of a hand and their settlement (docs/rules/pedro.md, "Points", "Settlement" and
 "End of game").
 
-Point cards: A, J, 10 of trump (1 each), Pedro and Low Pedro (5 each) go to the team that
-captures them; the 2 of trump (1) goes by the rules option: to the team DEALT it (default),
-the team that captures it, or the team of the player who plays it. A point card that never
-reaches play is scored by nobody.
+Point cards: A, J, 10 of trump (1 each; the jack 3 under the ``california_16`` schedule),
+Pedro and Low Pedro (5 each) go to the team that captures them; the 2 of trump (1) goes by
+the rules option: to the team DEALT it (default), the team that captures it, or the team
+of the player who plays it. A point card that never reaches play is scored by nobody.
 
 Settlement: the bidding team adds all its points if it took at least its bid, otherwise it
 subtracts the bid (scores may go negative); the other team always adds what it took.
@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..rule_error import RuleError
-from .cards import OTHER_TEAM, TEAMS, TRUMP_POINTS, Card, low_pedro, point_name, points_of, two_of_trump
-from .rules import MAX_POINTS, Rules
+from .cards import OTHER_TEAM, TEAMS, Card, low_pedro, point_name, points_of, two_of_trump
+from .rules import Rules
+from .schedules import GUIDE_14, SCHEDULES, Schedule, other_schedules
 
 MAX_CAPTURED = 24  # six tricks of four cards
 
@@ -38,17 +39,18 @@ class HandPoints(NamedTuple):
     cards: dict[str, list[PointCard]]  # each team's point cards, in the order of its list
 
 
-def point_card(card: Card, trump: str, reason: str) -> PointCard:
+def point_card(card: Card, trump: str, reason: str, schedule: Schedule = GUIDE_14) -> PointCard:
     """A point card of this trump, scored for ``reason`` (captured, dealt or played)."""
-    return PointCard(card, points_of(card, trump), point_name(card, trump), reason)
+    return PointCard(card, points_of(card, trump, schedule), point_name(card, trump), reason)
 
 
-def point_cards(trump: str) -> list[PointCard]:
+def point_cards(trump: str, schedule: Schedule = GUIDE_14) -> list[PointCard]:
     """The six point cards of a trump (its A, J, 10, 5 and 2, and the Low Pedro), as
     captured, in the order a team's list shows them: most points first, then by name (so
     the 2 of trump is last)."""
-    cards = [*(Card(rank, trump) for rank in TRUMP_POINTS), low_pedro(trump)]
-    return sorted((point_card(card, trump, "captured") for card in cards), key=lambda p: (-p.points, p.name))
+    cards = [*(Card(rank, trump) for rank in schedule.trump_points), low_pedro(trump)]
+    scored = (point_card(card, trump, "captured", schedule) for card in cards)
+    return sorted(scored, key=lambda p: (-p.points, p.name))
 
 
 def hand_points(trump: str, captured: dict[str, list[Card]], rules: Rules, two_team: str | None = None) -> HandPoints:
@@ -59,18 +61,19 @@ def hand_points(trump: str, captured: dict[str, list[Card]], rules: Rules, two_t
     ``captured`` it is not used: the 2 goes with the trick like the other point cards.
     """
     owner = _owners(captured)
+    schedule = rules.point_schedule
     two = two_of_trump(trump)
     two_apart = rules.two_scored_by in ("dealt", "played")
     if two_apart and two_team is None and two in owner:
         key = "two_dealt_to" if rules.two_scored_by == "dealt" else "two_played_by"
         raise RuleError("two_owner_missing", (key,), card=str(two), rule=rules.two_scored_by)
     cards: dict[str, list[PointCard]] = {"NS": [], "EW": []}
-    for scored in point_cards(trump):  # already in the order of the lists
+    for scored in point_cards(trump, schedule):  # already in the order of the lists
         team = owner.get(scored.card)
         if team is not None and not (two_apart and scored.card == two):
             cards[team].append(scored)
     if two_apart and two_team is not None:
-        cards[two_team].append(point_card(two, trump, rules.two_scored_by))  # last in order too
+        cards[two_team].append(point_card(two, trump, rules.two_scored_by, schedule))  # last in order too
     points = {team: sum(scored.points for scored in cards[team]) for team in TEAMS}
     return HandPoints(points, cards)
 
@@ -91,12 +94,14 @@ def _owners(captured: dict[str, list[Card]]) -> dict[Card, str]:
     return owner
 
 
-#: The points of the six point cards (docs/rules/pedro.md, "Points"): 1 1 1 1 5 5 (every
-#: trump has the same point cards).
-POINT_VALUES = tuple(sorted(scored.points for scored in point_cards("H")))
+#: The points of the six point cards under each schedule (docs/rules/pedro.md, "Points"):
+#: 1 1 1 1 5 5 (``guide_14``), 1 1 1 3 5 5 (``california_16``); every trump has the same.
+POINT_VALUES = {
+    name: tuple(sorted(scored.points for scored in point_cards("H", schedule))) for name, schedule in SCHEDULES.items()
+}
 
 
-def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[int, int]]:
+def possible_splits(values: tuple[int, ...]) -> frozenset[tuple[int, int]]:
     """Every ``(NS, EW)`` pair two disjoint parts of the multiset ``values`` can sum to:
     each point card goes to NS, to EW or to nobody (never played). Built card by card."""
     pairs = {(0, 0)}
@@ -105,22 +110,44 @@ def possible_splits(values: tuple[int, ...] = POINT_VALUES) -> frozenset[tuple[i
     return frozenset(pairs)
 
 
-#: The ``(NS, EW)`` points one hand's point cards allow: :func:`possible_splits` of them.
-POSSIBLE_SPLITS = possible_splits()
+#: The ``(NS, EW)`` points one hand's point cards allow, by schedule: :func:`possible_splits`
+#: of its values (90 pairs under ``guide_14``, 138 under ``california_16``).
+POSSIBLE_SPLITS = {name: possible_splits(values) for name, values in POINT_VALUES.items()}
 
 
-def check_points(points: dict[str, int]) -> None:
-    """Given points must be a possible split of one hand's point cards: at most 14 between
-    both teams, and two disjoint parts of the values 1 1 1 1 5 5 (NS 4 / EW 9 is
-    impossible: the 4 takes every 1, and 9 needs four 1s and a 5). docs/rules/pedro.md,
-    "Decisions", 4; a refusal names the EW totals possible beside NS's."""
-    total = points["NS"] + points["EW"]
-    if total > MAX_POINTS:
-        raise RuleError("too_many_points", ("points",), total=total, limit=MAX_POINTS)
+def check_points(points: dict[str, int], schedule: Schedule = GUIDE_14) -> None:
+    """Given points must be a possible split of one hand's point cards under the table's
+    schedule (docs/rules/pedro.md, "Decisions", 4 and 17). Refused at ``("points",)``, in
+    this order:
+
+    * ``points_of_other_schedule``: impossible here but possible under another schedule,
+      named (NS 3 / EW 3 needs the jack worth 3 of ``california_16``; NS 2 / EW 2 needs
+      four 1-point cards, which only ``guide_14`` has);
+    * ``too_many_points``: more than the schedule's hand holds (14 or 16) between both;
+    * ``impossible_points``: no two disjoint parts of the values sum to them (NS 4 / EW 9
+      under ``guide_14``: the 4 takes every 1, and 9 needs four 1s and a 5); the refusal
+      names the EW totals possible beside NS's."""
     ns, ew = points["NS"], points["EW"]
-    if (ns, ew) not in POSSIBLE_SPLITS:
-        beside_ns = tuple(sorted(other_ew for other_ns, other_ew in POSSIBLE_SPLITS if other_ns == ns))
-        raise RuleError("impossible_points", ("points",), NS=ns, EW=ew, possible=beside_ns, values=POINT_VALUES)
+    splits = POSSIBLE_SPLITS[schedule.name]
+    if (ns, ew) in splits:
+        return
+    values = POINT_VALUES[schedule.name]
+    other = next((o for o in other_schedules(schedule) if (ns, ew) in POSSIBLE_SPLITS[o.name]), None)
+    if other is not None:
+        raise RuleError(
+            "points_of_other_schedule",
+            ("points",),
+            NS=ns,
+            EW=ew,
+            schedule=schedule.name,
+            other=other.name,
+            values=values,
+        )
+    total = ns + ew
+    if total > schedule.largest_hand:
+        raise RuleError("too_many_points", ("points",), total=total, limit=schedule.largest_hand)
+    beside_ns = tuple(sorted(other_ew for other_ns, other_ew in splits if other_ns == ns))
+    raise RuleError("impossible_points", ("points",), NS=ns, EW=ew, possible=beside_ns, values=values)
 
 
 class Settlement(NamedTuple):

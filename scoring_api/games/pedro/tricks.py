@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..rule_error import RuleError
 from .cards import TEAM_OF, Card, is_trump, points_of, seats_from, strength, suit_in_play
+from .schedules import GUIDE_14, Schedule
 
 Play = tuple[str, Card]  # (seat, card)
 
@@ -26,12 +27,13 @@ class TrickResult(NamedTuple):
     plays: tuple[Play, ...]  # in play order
 
     def point_cards(self, trump: str) -> list[Card]:
-        """The trick's point cards, in play order."""
+        """The trick's point cards, in play order (the same cards under every schedule)."""
         return [card for _, card in self.plays if points_of(card, trump)]
 
-    def points(self, trump: str) -> int:
-        """The points of the trick's point cards (docs/rules/pedro.md, "Points")."""
-        return sum(points_of(card, trump) for _, card in self.plays)
+    def points(self, trump: str, schedule: Schedule = GUIDE_14) -> int:
+        """The points of the trick's point cards under ``schedule`` (docs/rules/pedro.md,
+        "Points": the jack of trump is worth 3 under ``california_16``)."""
+        return sum(points_of(card, trump, schedule) for _, card in self.plays)
 
 
 def may_play(card: Card, hand: list[Card], led: Card | None, trump: str) -> bool:

@@ -11,18 +11,26 @@ import { keep, kept } from './store.js';
 const TEAMS = ['NS', 'EW'];
 const SUITS = { H: '♥', D: '♦', C: '♣', S: '♠' };
 const LOW_SUIT = { H: 'D', D: 'H', C: 'S', S: 'C' }; // the other 5 of the same colour
+// The point schedules as the service has them (docs/rules/pedro.md, "Rule options"): the
+// jack's points, a hand's points, and the bids a table plays with unless it sets its own.
+const SCHEDULES = {
+  guide_14: { jack: 1, points: 14, min_bid: 7, max_bid: 14, dealer_forced_bid: 7 },
+  california_16: { jack: 3, points: 16, min_bid: 6, max_bid: 16, dealer_forced_bid: 6 },
+};
+const DEFAULT_SCHEDULE = 'guide_14';
 const POINT_CARDS = [
-  { key: 'A', rank: 'A', points: 1 }, { key: 'J', rank: 'J', points: 1 }, { key: '10', rank: '10', points: 1 },
+  { key: 'A', rank: 'A', points: 1 }, { key: 'J', rank: 'J', points: 1, jack: true }, { key: '10', rank: '10', points: 1 },
   { key: 'pedro', rank: '5', points: 5 }, { key: 'low', rank: '5', points: 5, low: true }, { key: 'two', rank: '2', points: 1 },
 ];
+const MAX_POINTS = 16; // the most any schedule's hand holds, as the API accepts; the table's is rules().points
 const RULES = [
-  { key: 'target', min: 1, max: 100 }, { key: 'min_bid', min: 1, max: 14 }, { key: 'max_bid', min: 1, max: 14 },
-  { key: 'dealer_forced_bid', min: 1, max: 14 }, { key: 'bidder_out_margin', min: 0, max: 100 },
+  { key: 'schedule', options: Object.keys(SCHEDULES) },
+  { key: 'target', min: 1, max: 100 }, { key: 'min_bid', min: 1, max: MAX_POINTS }, { key: 'max_bid', min: 1, max: MAX_POINTS },
+  { key: 'dealer_forced_bid', min: 1, max: MAX_POINTS }, { key: 'bidder_out_margin', min: 0, max: 100 },
   { key: 'two_scored_by', options: ['dealt', 'captured', 'played'] },
   { key: 'tie_rule', options: ['extra_hand', 'bidder_wins', 'higher_score'] },
 ];
 const MAX_HANDS = 80; // as the API accepts
-const MAX_POINTS = 14;
 const MAX_CAPTURED = 24; // per team, as the API accepts
 const CARD = /^(10|[2-9AKQJ])[HDCS]$/;
 // Refusals whose server sentence names JSON fields (for API clients): said here for people.
@@ -44,7 +52,16 @@ function newEntry(previous) {
   return { team: 'NS', amount: null, mode: previous?.mode || 'points', points: { NS: '', EW: '' }, trump: previous?.trump || 'H', cards: {} };
 }
 
-const rules = () => ({ target: 100, min_bid: 7, max_bid: 14, ...(state.result?.rules || {}), ...state.rules });
+/** The table's rules: the schedule's bids unless set, what the service last echoed for the
+ * same schedule, then the options set here; `points` is a hand's under the schedule. */
+function rules() {
+  const schedule = state.rules.schedule || DEFAULT_SCHEDULE;
+  const { jack, points, ...bids } = SCHEDULES[schedule];
+  const echoed = state.result?.rules || {};
+  const same = (echoed.schedule || DEFAULT_SCHEDULE) === schedule ? echoed : {};
+  return { target: 100, ...bids, ...same, ...state.rules, schedule, points, jack };
+}
+const pointsOf = (pc, r) => (pc.jack ? r.jack : pc.points);
 const cardOf = (pc, trump) => pc.rank + (pc.low ? LOW_SUIT[trump] : trump);
 const cardLabel = (card) => card.replace(/[HDCS]$/, (suit) => SUITS[suit]);
 const blank = (text) => String(text ?? '').trim() === '';
@@ -306,7 +323,7 @@ function pointsInputs() {
   return h('div', null,
     h('div', { class: 'row end' }, TEAMS.map((team) => h('span', { class: 'field' },
       h('label', { for: `pedro-points-${team}` }, t('pedro.pointsOf', { team })),
-      h('input', { id: `pedro-points-${team}`, testid: `pedro-points-${team}`, type: 'number', inputmode: 'numeric', min: 0, max: MAX_POINTS,
+      h('input', { id: `pedro-points-${team}`, testid: `pedro-points-${team}`, type: 'number', inputmode: 'numeric', min: 0, max: rules().points,
         class: 'num-input', value: entry.points[team], 'aria-describedby': state.question ? 'pedro-points-question' : null,
         oninput: (e) => { entry.points[team] = e.target.value; touched(); } })))),
     h('p', { class: 'hint' }, t('pedro.blankIsZero')),
@@ -317,7 +334,8 @@ function pointsInputs() {
 
 function cardTicks() {
   const { entry } = state;
-  const rule = rules().two_scored_by;
+  const r = rules();
+  const rule = r.two_scored_by;
   const rows = POINT_CARDS.map((pc) => {
     const card = pc.key === 'two' ? `2${entry.trump}` : cardOf(pc, entry.trump);
     const name = ['pedro', 'low'].includes(pc.key) ? t(`pedro.card.${pc.key}`) : '';
@@ -325,7 +343,7 @@ function cardTicks() {
     const head = `pedro-card-${pc.key}-name`;
     return h('div', { class: 'tick-row', role: 'radiogroup', 'aria-labelledby': head, testid: `pedro-card-${pc.key}` },
       h('span', { class: 'tick-card', id: head },
-        h('span', { class: `suit s-${card.slice(-1)}` }, cardLabel(card)), ' ', h('small', null, `${name}${t('pedro.cardPoints', { n: pc.points })}${who}`)),
+        h('span', { class: `suit s-${card.slice(-1)}` }, cardLabel(card)), ' ', h('small', null, `${name}${t('pedro.cardPoints', { n: pointsOf(pc, r) })}${who}`)),
       ['NS', 'EW', ''].map((team) => {
         const id = `pedro-card-${pc.key}-${team || 'none'}`;
         return h('label', { class: 'segment tick', for: id },
@@ -426,6 +444,9 @@ function settings() {
       const onchange = (e) => {
         const value = rule.options ? e.target.value : toInt(e.target.value);
         if (value === null) delete state.rules[rule.key]; else state.rules[rule.key] = value;
+        const { entry } = state; // a bid the new rules no longer offer falls back to their lowest
+        const now = rules();
+        if (entry.amount !== null && (entry.amount < now.min_bid || entry.amount > now.max_bid)) entry.amount = null;
         save();
         recompute(undefined, 'errors');
       };
