@@ -282,6 +282,13 @@ CASES = [
     Case("fairy_black_box_setup", "5 players", "GET /fairy-black-box/setup?players=5", lambda: None),
     Case("fairy_black_box_end_check", "every condition met", "POST /fairy-black-box/end-check", fairy_end_check),
     Case("fairy_black_box_next_player", "4 players tied", "POST /fairy-black-box/next-player", fairy_next_player),
+    Case("rules", "Pedro's whole document in Japanese", "GET /rules?game=pedro&language=ja", lambda: None),
+    Case(
+        "rules",
+        "a section asked in the other language",
+        "GET /rules?game=pedro&language=ja&section=Worked%20examples",
+        lambda: None,
+    ),
 ]
 
 

@@ -29,6 +29,7 @@ TAGS = {
     "applejack": "Applejack: orchard harvests, beehive honey, blossoms and final scoring.",
     "pedro": "Pedro (ピードロ): auction, tricks, point cards, settlement, whole games.",
     "fairy_black_box": "Fairy & Black Box (フェアリー＆ブラックボックス): final scores and end checks.",
+    "rules": "The rules documents of every game, in Japanese and English, whole or by section.",
     "assistant": "Tools for LLMs and the chat with アイちゃん.",
     "service": "Health and this document.",
 }

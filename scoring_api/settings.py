@@ -258,7 +258,7 @@ SETTINGS: dict[str, Setting] = {
     "CHAT_MAX_TOKENS": Setting(1024, _integer(16, 32768), "max_tokens sent with every model request"),
     "CHAT_MAX_TOOL_CALLS": Setting(8, _integer(1, 64), "tool calls executed per round"),
     "CHAT_TOOL_RESULT_LIMIT": Setting(
-        8 * KIB, _integer(KIB, 256 * KIB, " of bytes"), "bytes of one tool result sent back to the model"
+        32 * KIB, _integer(KIB, 256 * KIB, " of bytes"), "bytes of one tool result sent back to the model"
     ),
     "CHAT_MAX_BODY_BYTES": Setting(
         8 * MIB,

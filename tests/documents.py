@@ -83,10 +83,13 @@ BENCHMARK.pop("_comment")
 
 def benchmark_request(op) -> dict:
     """The benchmark's request of the operation ``op`` (every operation has one), as its
-    schema reads it (a GET's query as a dict of integers)."""
+    schema reads it (a GET's query as a dict, numbers as integers)."""
     for key, body in BENCHMARK.items():
         method, target = key.split(" ", 1)
         path, _, query = target.partition("?")
         if method == op.method and path == f"/api/v1{op.path}":
-            return body if method == "POST" else {k: int(v) for k, v in [query.split("=")]}
+            if method == "POST":
+                return body
+            pairs = (pair.split("=") for pair in query.split("&"))
+            return {k: int(v) if v.isdigit() else v for k, v in pairs}
     raise LookupError(op.operation_id)

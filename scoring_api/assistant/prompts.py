@@ -5,7 +5,12 @@ the folder ``PROMPTS_DIR`` names; loaded once when the app starts.
 When the model can see (``SCORING_CHAT_VISION``), her system prompt ends with how to read
 a photo of the table, in the answer's language (``photos.ja.md``, ``photos.en.md``; the
 package's when the folder has none): list back what she read, and ask about an unclear
-card before any scoring tool is called."""
+card before any scoring tool is called.
+
+Rules questions are answered from the rules documents through the ``rules`` tool
+(docs/rules/, in Japanese and English), so a rule is written once per language: the
+prompts carry no rule notes of their own. A ``system.md`` that still holds the old
+``{rules}`` placeholder is refused at start-up, so it cannot reach the model unfilled."""
 
 from __future__ import annotations
 
@@ -26,8 +31,7 @@ def default_prompts_dir() -> Traversable:
 
 @dataclass(frozen=True)
 class Prompts:
-    system: str  # with {rules} filled in; {language} left for each request
-    rules: dict[str, str]
+    system: str  # {language} left for each request
     photos: dict[str, str] = field(default_factory=dict)  # how to read a photo, by language
 
     def system_for(self, lang: str, vision: bool = False) -> str:
@@ -37,12 +41,19 @@ class Prompts:
         return f"{system.rstrip()}\n\n{photos}\n" if photos else system
 
 
+class PromptsError(ValueError):
+    """A prompts folder the service cannot use (said at start-up)."""
+
+
 def load_prompts(folder: Traversable | Path) -> Prompts:
-    """Read ``system.md``, every ``rules/*.md`` (in name order) and ``photos.<lang>.md``."""
-    notes = sorted((path for path in (folder / "rules").iterdir() if path.name.endswith(".md")), key=lambda p: p.name)
-    rules = {path.name.removesuffix(".md"): path.read_text(encoding="utf-8").strip() for path in notes}
+    """Read ``system.md`` and ``photos.<lang>.md``."""
     system = (folder / "system.md").read_text(encoding="utf-8")
-    return Prompts(system.replace("{rules}", "\n\n".join(rules.values())), rules, _photos(folder))
+    if "{rules}" in system:
+        raise PromptsError(
+            f"{folder}/system.md holds {{rules}}, which is no longer filled: rule notes were replaced by the "
+            "rules tool (docs/rules/); remove the placeholder"
+        )
+    return Prompts(system, _photos(folder))
 
 
 def _photos(folder: Traversable | Path) -> dict[str, str]:

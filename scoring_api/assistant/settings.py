@@ -18,7 +18,7 @@ class ChatSettings:
     deadline: float = 25.0  # the whole chat, seconds
     max_tokens: int = 1024  # sent as max_tokens with every request
     max_tool_calls: int = 8  # tool calls run per round
-    tool_result_limit: int = 8192  # bytes of one tool result sent back to the model
+    tool_result_limit: int = 32768  # bytes of one tool result sent back to the model
     max_argument_bytes: int = 65536  # bytes of one call's arguments (the REST body limit)
     temperature: float | None = None  # sent when set (the OpenAI-compatible endpoint passes it on)
     vision: bool = False  # the model reads pictures: her prompt says how to read a photo

@@ -7,13 +7,16 @@ it in :data:`GAMES` (docs/development.md).
 
 from __future__ import annotations
 
-from . import apero, applejack, fairy_black_box, pedro
+from . import apero, applejack, fairy_black_box, pedro, rules
 from .operation import Operation
 
 #: The games, in the order their operations are listed (OpenAPI, tools).
 GAMES = (apero, applejack, fairy_black_box, pedro)
 
-OPERATIONS: tuple[Operation, ...] = tuple(op for game in GAMES for op in game.OPERATIONS)
+#: What is not a game but every surface offers too: the rules documents.
+REFERENCE = (rules,)
+
+OPERATIONS: tuple[Operation, ...] = tuple(op for module in (*GAMES, *REFERENCE) for op in module.OPERATIONS)
 
 _BY_ID = {op.operation_id: op for op in OPERATIONS}
 

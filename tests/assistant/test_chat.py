@@ -48,7 +48,8 @@ def test_direct_answer_and_what_the_model_receives(chat_client, fake_model):
     assert [m["role"] for m in sent["messages"]] == ["system", "user"]
     assert "アイちゃん" in sent["messages"][0]["content"]
     assert "日本語で答えます" in sent["messages"][0]["content"]
-    assert "((-1 + -2) × -3 = 9)" in sent["messages"][0]["content"]  # the Apero rule notes
+    assert "まず rules ツールでそのゲームのルール文書を読みます" in sent["messages"][0]["content"]
+    assert "{rules}" not in sent["messages"][0]["content"]
     assert fake_model.headers[0]["authorization"] == f"Bearer {API_KEY}"
 
 

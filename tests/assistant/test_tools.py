@@ -23,8 +23,9 @@ from scoring_api.tools import (
 TOOLS = {tool["function"]["name"]: tool for tool in tool_definitions()}
 #: The most characters the tool list may take as the chat sends it with every model round
 #: (compact JSON, no ASCII escapes): 33,417 on 2026-12-06, 46,067 before the tools said
-#: each thing once (docs/chat-frontends.md, "The tool list").
-TOOL_LIST_LIMIT = 34_000
+#: each thing once (docs/chat-frontends.md, "The tool list"); then the rules tool (732)
+#: and Pedro's point schedule.
+TOOL_LIST_LIMIT = 35_500
 
 
 def strict_problems(node, path="$"):
@@ -187,7 +188,7 @@ def test_long_patterns_are_left_to_the_endpoint():
 def test_defaults_are_said_in_words():
     rules = TOOLS["pedro_hand"]["function"]["parameters"]["properties"]["rules"]["properties"]
     assert rules["target"]["description"] == "Winning score. Default: 100."
-    assert rules["min_bid"]["description"] == "Default: 7."
+    assert rules["schedule"]["description"].endswith('dealer at least 6). Default: "guide_14".')  # and the bids'
     assert rules["tie_rule"]["description"] == 'When both teams reach the target in one hand. Default: "extra_hand".'
     sets = TOOLS["score_apero"]["function"]["parameters"]["properties"]["sets"]
     assert sets["description"] == "36-card sets shuffled together. Default: 1."

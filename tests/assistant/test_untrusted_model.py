@@ -239,7 +239,8 @@ PEDRO_GAME = {
 }
 
 
-def test_a_tool_result_over_8_kib_goes_back_as_a_short_error(chat_client, fake_model):
+def test_a_tool_result_over_the_limit_goes_back_as_a_short_error(fake_model):
+    chat_client = make_chat_app(fake_model, CHAT_TOOL_RESULT_LIMIT=8192).test_client()
     fake_model.play(calls(("pedro_game", PEDRO_GAME), ("applejack_starting_honey", {"players": 2})), reply("ok"))
     body = ask(chat_client, lang="en").get_json()
     full = body["tool_calls"][0]["result"]
