@@ -31,6 +31,18 @@ Results and errors
     ``internal_error`` (logged to stderr) for a bug - so the model can correct its
     arguments. Bad arguments never become a protocol error.
 
+Result cards (MCP Apps)
+    Every scoring tool (an operation of a game in the registry) names, in its ``_meta``, the
+    view that draws its answer as the form's result card (:mod:`scoring_api.mcp_view`):
+    ``ui.resourceUri`` and the deprecated flat ``ui/resourceUri`` for MCP Apps hosts,
+    ``openai/outputTemplate`` for ChatGPT. ``resources/list`` lists the views and
+    ``resources/read`` returns them (:func:`served_resources`, the one table of resources,
+    which also serves each game's rules document in both languages as ``text/markdown``);
+    an unknown URI is a JSON-RPC error -32602 (invalid params). The metadata is always
+    sent, whatever the client says it supports (over the stateless ``/mcp`` every request
+    is a new session that knows nothing of the client): hosts without MCP Apps ignore it
+    and read the same text and ``structuredContent`` as before.
+
 Language
     Texts (explanations and error messages) are Japanese by default. Set the environment
     variable ``SCORING_MCP_LANG=en`` for English (``ja`` and ``en`` are accepted; any
@@ -39,9 +51,11 @@ Language
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
+from dataclasses import dataclass
 from typing import Any
 
 # Absolute imports: this module is ``scoring_api.mcp``, so ``mcp`` is the SDK.
@@ -50,10 +64,13 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
-from . import __version__
+from . import __version__, mcp_view, rules_documents
 from .error_shape import ApiError
 from .i18n import DEFAULT_LANG, LANGS, t
+from .operations.registry import GAMES
 from .tools import UnknownTool, call_tool, error_body, tool_definitions
 
 SERVER_NAME = "board-game-scoring"
@@ -64,6 +81,57 @@ logger = logging.getLogger(__name__)
 _ANNOTATIONS = types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
+
+#: The tools whose answers the result-card view draws: every game's operations.
+SCORING_TOOLS = frozenset(op.operation_id for game in GAMES for op in game.OPERATIONS)
+
+#: The longest part of an unknown resource URI said back in the error.
+URI_SHOWN = 200
+
+
+@dataclass(frozen=True)
+class ServedResource:
+    """A resource the server offers: listed by ``resources/list``, read by ``resources/read``."""
+
+    uri: str
+    name: str
+    mime_type: str
+    text: str
+    meta: dict | None = None
+    title: str | None = None
+
+
+#: Where each rules document is served: ``rules://board-game-scoring/pedro.ja.md``.
+RULES_URI = "rules://board-game-scoring/{file}"
+RULES_MIME = "text/markdown"
+
+
+def served_resources(lang: str) -> tuple[ServedResource, ...]:
+    """Every resource the server offers, in listing order; ``lang`` is the server's
+    language, for resources written in one: the result-card view, for MCP Apps hosts and as
+    ChatGPT's template (the same document), then each game's rules document in the server's
+    language and in the other (docs/rules/, as the ``rules`` tool reads them)."""
+    html = mcp_view.view_html()
+    views = (
+        ServedResource(mcp_view.view_uri(), "result-card", mcp_view.MCP_APP_MIME, html, mcp_view.VIEW_META),
+        ServedResource(
+            mcp_view.skybridge_uri(), "result-card-skybridge", mcp_view.SKYBRIDGE_MIME, html, mcp_view.SKYBRIDGE_META
+        ),
+    )
+    languages = (lang, *(other for other in LANGS if other != lang))
+    documents = tuple(
+        ServedResource(
+            RULES_URI.format(file=rules_documents.file_name(game, language)),
+            f"rules-{game}-{language}",
+            RULES_MIME,
+            document.text,
+            title=document.title,
+        )
+        for language in languages
+        for game in rules_documents.GAMES
+        for document in [rules_documents.document(game, language)]
+    )
+    return views + documents
 
 
 def server_lang(environ=os.environ) -> str:
@@ -76,13 +144,15 @@ def server_lang(environ=os.environ) -> str:
 
 
 def mcp_tools() -> list[types.Tool]:
-    """Every scoring tool, described exactly as for OpenAI function calling."""
+    """Every tool, described exactly as for OpenAI function calling; a scoring tool also
+    names its result-card view (:func:`scoring_api.mcp_view.tool_meta`)."""
     return [
         types.Tool(
             name=spec["function"]["name"],
             description=spec["function"]["description"],
             input_schema=spec["function"]["parameters"],
             annotations=_ANNOTATIONS,
+            _meta=mcp_view.tool_meta() if spec["function"]["name"] in SCORING_TOOLS else None,
         )
         for spec in tool_definitions()
     ]
@@ -115,6 +185,7 @@ def create_server(lang: str | None = None) -> Server:
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
     tools = mcp_tools()
+    resources = {resource.uri: resource for resource in served_resources(lang)}
 
     async def list_tools(
         ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
@@ -124,12 +195,38 @@ def create_server(lang: str | None = None) -> Server:
     async def call(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         return run_tool(params.name, params.arguments, lang)
 
+    async def list_resources(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=r.uri, name=r.name, title=r.title, mime_type=r.mime_type, _meta=copy.deepcopy(r.meta)
+                )
+                for r in resources.values()
+            ]
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        found = resources.get(str(params.uri))
+        if found is None:
+            uri = str(params.uri)[:URI_SHOWN]
+            raise MCPError(INVALID_PARAMS, t("assistant.unknown_resource", lang, uri=uri), {"uri": uri})
+        content = types.TextResourceContents(
+            uri=found.uri, mime_type=found.mime_type, text=found.text, _meta=copy.deepcopy(found.meta)
+        )
+        return types.ReadResourceResult(contents=[content])
+
     return Server(
         SERVER_NAME,
         version=__version__,
         instructions=t("assistant.mcp_instructions", lang),
         on_list_tools=list_tools,
         on_call_tool=call,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )
 
 

@@ -12,7 +12,9 @@ game"): a toy game registered with nothing else fails each check with the missin
 - a tool per operation, named after it, in the OpenAI tools and the MCP server;
 - its tab in the form: listed in ``TABS`` under the URL spelling (``fairy-black-box``),
   with its module ``static/<tab>.js`` and its texts ``static/text/<tab>.js``, the tab's
-  label in both languages.
+  label in both languages;
+- a result card per operation in ``static/cards.js`` (the chat panel and the MCP Apps view);
+- its rules documents ``docs/rules/<tab>.md`` and ``<tab>.ja.md``, offered by the rules tool.
 """
 
 from __future__ import annotations
@@ -26,17 +28,19 @@ from pathlib import Path
 import pytest
 import yaml
 
+from scoring_api import rules_documents
 from scoring_api.i18n import LANGS, SENTENCES
 from scoring_api.mcp import mcp_tools
 from scoring_api.openapi import TAGS, build_spec
 from scoring_api.operations.operation import Operation, operation
-from scoring_api.operations.registry import GAMES, OPERATIONS
+from scoring_api.operations.registry import GAMES, OPERATIONS, REFERENCE
 from scoring_api.schemas.apero import AperoScoreRequestSchema, AperoScoreResponseSchema
 from scoring_api.tools import tool_definitions
 from scoring_api.web import TABS
 
 PACKAGE = Path(__file__).parents[1] / "scoring_api"
 MESSAGES = PACKAGE / "messages"
+RULES = PACKAGE.parent / "docs" / "rules"
 STATIC = PACKAGE / "web" / "static"
 
 
@@ -76,6 +80,15 @@ def missing(game: types.ModuleType, spec: dict, tools: set[str], mcp_names: set[
     texts = STATIC / "text" / f"{tab}.js"
     if not texts.exists() or len(re.findall(rf"^\s*'{re.escape(tab)}\.tab': '.+',", texts.read_text(), re.M)) != 2:
         found.append(f"the tab's label in static/text/{tab}.js, ja and en")
+    cards = (STATIC / "cards.js").read_text(encoding="utf-8")
+    found += [
+        f"result card of {op.operation_id}"
+        for op in operations
+        if not re.search(rf"^  {op.operation_id}: ", cards, re.M)
+    ]
+    found += [f"docs/rules/{tab}{suffix}" for suffix in (".md", ".ja.md") if not (RULES / f"{tab}{suffix}").exists()]
+    if tab not in rules_documents.GAMES:
+        found.append("the rules tool's game")
     return found
 
 
@@ -116,12 +129,17 @@ def test_a_game_registered_with_nothing_else_is_caught_at_each_piece(surfaces):
         "form tab toy",
         "static/toy.js",
         "the tab's label in static/text/toy.js, ja and en",
+        "result card of toy_score",
+        "docs/rules/toy.md",
+        "docs/rules/toy.ja.md",
+        "the rules tool's game",
     ]
 
 
 def test_the_registry_lists_every_game_module_once():
     modules = {path.stem for path in (PACKAGE / "operations").glob("*.py")} - {"__init__", "operation", "registry"}
-    assert sorted(game_name(game) for game in GAMES) == sorted(modules)
+    assert sorted(game_name(module) for module in (*GAMES, *REFERENCE)) == sorted(modules)
+    assert [game_name(module) for module in REFERENCE] == ["rules"]  # not a game: no tab, no messages of a game
     assert len({op.operation_id for op in OPERATIONS}) == len(OPERATIONS)
     assert all(isinstance(op, Operation) for op in OPERATIONS)
 

@@ -7,7 +7,9 @@ as a subprocess over stdio.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -16,8 +18,9 @@ import pytest
 pytest.importorskip("mcp")
 
 import anyio
-from mcp import Client, StdioServerParameters, stdio_client
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
 
+from scoring_api import mcp_view
 from scoring_api.mcp import LANG_ENV, SERVER_NAME, create_server, server_lang
 from scoring_api.tools import tool_definitions, tool_names
 
@@ -25,8 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MODES = ["auto", "legacy"]
 #: The most characters the tools of tools/list may take (compact JSON, no ASCII escapes,
 #: as the server writes them): 34,377 on 2026-12-06, 47,027 before the tools said each
-#: thing once (docs/chat-frontends.md, "The tool list").
-TOOL_LIST_LIMIT = 35_000
+#: thing once (docs/chat-frontends.md, "The tool list"); then the rules tool and Pedro's
+#: point schedule.
+TOOL_LIST_LIMIT = 36_500
 
 OFFICIAL_EXAMPLE = {
     "sets": None,
@@ -97,12 +101,158 @@ def test_list_tools_is_the_tool_definitions(mode):
 
 
 def test_list_tools_stays_small():
+    """What the model reads of the tools: their ``_meta`` (the result-card view) is for the
+    host, which does not show it to the model."""
     listed = run(lambda client: client.list_tools())
-    tools = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools]
+    tools = [tool.model_dump(by_alias=True, mode="json", exclude_none=True, exclude={"meta"}) for tool in listed.tools]
     assert len(json.dumps(tools, ensure_ascii=False, separators=(",", ":"))) <= TOOL_LIST_LIMIT
     described = {tool.name: tool.description for tool in listed.tools}
     assert "From a photo: one player at a time" in described["score_apero"]
     assert "From a photo" not in described["fairy_black_box_setup"]
+
+
+#: Every scoring tool, each a game's operation: the tools the result-card view draws.
+SCORING_TOOLS = [
+    "score_apero",
+    "apero_pick",
+    "applejack_harvest",
+    "applejack_placement",
+    "applejack_blossoms",
+    "applejack_final_score",
+    "applejack_starting_honey",
+    "applejack_placements",
+    "score_fairy_black_box",
+    "fairy_black_box_setup",
+    "fairy_black_box_end_check",
+    "fairy_black_box_next_player",
+    "pedro_auction",
+    "pedro_trick",
+    "pedro_hand",
+    "pedro_game",
+]
+#: The views' addresses: a hash of the document in each, so a changed card has a new one.
+VIEW = f"ui://board-game-scoring/result-card.{mcp_view.view_version()}.html"
+SKYBRIDGE = f"ui://board-game-scoring/result-card.{mcp_view.view_version()}.skybridge.html"
+CARD_META = {"ui": {"resourceUri": VIEW}, "ui/resourceUri": VIEW, "openai/outputTemplate": SKYBRIDGE}
+VIEW_META = {"ui": {"prefersBorder": True, "csp": {"connectDomains": [], "resourceDomains": []}}}
+SKYBRIDGE_META = {
+    "openai/widgetPrefersBorder": True,
+    "openai/widgetCSP": {"connect_domains": [], "resource_domains": []},
+}
+LISTED_VIEWS = [
+    {"name": "result-card", "uri": VIEW, "mimeType": "text/html;profile=mcp-app", "_meta": VIEW_META},
+    {"name": "result-card-skybridge", "uri": SKYBRIDGE, "mimeType": "text/html+skybridge", "_meta": SKYBRIDGE_META},
+]
+TITLES = {
+    "ja": [
+        "アペロ（Apero）",
+        "アップルジャック（Applejack）",
+        "フェアリー＆ブラックボックス（Fairy & Black Box）",
+        "ピードロ（Pedro）",
+    ],
+    "en": ["Apero (アペロ)", "Applejack", "Fairy & Black Box (フェアリー＆ブラックボックス)", "Pedro (ピードロ)"],
+}
+
+
+def listed_documents(first: str) -> list[dict]:
+    """The rules documents as resources/list gives them: the server's language first."""
+    suffix = {"ja": ".ja.md", "en": ".md"}
+    return [
+        {
+            "name": f"rules-{game}-{lang}",
+            "title": title,
+            "uri": f"rules://board-game-scoring/{game}{suffix[lang]}",
+            "mimeType": "text/markdown",
+        }
+        for lang in (first, *({"ja", "en"} - {first}))
+        for game, title in zip(("apero", "applejack", "fairy-black-box", "pedro"), TITLES[lang], strict=True)
+    ]
+
+
+LISTED_RESOURCES = LISTED_VIEWS + listed_documents("ja")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_scoring_tool_names_its_result_card_and_no_other_tool_does(mode):
+    listed = run(lambda client: client.list_tools(), mode=mode)
+    wire = {tool.name: tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools}
+    assert [name for name, tool in wire.items() if "_meta" in tool] == SCORING_TOOLS
+    for name in SCORING_TOOLS:
+        assert wire[name]["_meta"] == CARD_META
+    assert set(wire) - set(SCORING_TOOLS) <= {"rules"}  # the rules documents draw no card
+
+
+# -- resources: the result-card view --------------------------------------------------------
+
+
+def resource_calls(client):
+    async def calls():
+        listed = await client.list_resources()
+        view = await client.read_resource(VIEW)
+        skybridge = await client.read_resource(SKYBRIDGE)
+        return listed, view, skybridge
+
+    return calls()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_views_are_listed_and_read(mode):
+    listed, view, skybridge = run(resource_calls, mode=mode)
+    assert [r.model_dump(by_alias=True, mode="json", exclude_none=True) for r in listed.resources] == LISTED_RESOURCES
+    assert listed.next_cursor is None
+    [content] = view.contents
+    assert content.model_dump(by_alias=True, mode="json", exclude={"text"}) == {
+        "uri": VIEW,
+        "mimeType": "text/html;profile=mcp-app",
+        "_meta": VIEW_META,
+    }
+    assert content.text == mcp_view.view_html()
+    assert content.text.startswith("<!doctype html>")
+    assert re.fullmatch(r"ui://board-game-scoring/result-card\.[0-9a-f]{12}\.html", VIEW)
+    assert mcp_view.view_version() == hashlib.sha256(content.text.encode()).hexdigest()[:12]
+    [template] = skybridge.contents
+    assert (template.mime_type, template.meta, template.text) == ("text/html+skybridge", SKYBRIDGE_META, content.text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        (
+            "ja",
+            "「ui://board-game-scoring/nope.html」というリソースはありません。resources/list で一覧を確かめてください。",
+        ),
+        ("en", 'There is no resource "ui://board-game-scoring/nope.html"; resources/list lists them.'),
+    ],
+)
+def test_an_unknown_resource_is_an_invalid_params_error_in_the_servers_language(lang, message):
+    async def main():
+        async with Client(create_server(lang), mode="legacy") as client:
+            with pytest.raises(MCPError) as error:
+                await client.read_resource("ui://board-game-scoring/nope.html")
+            listed = await client.list_resources()  # the session goes on
+            return error.value, listed
+
+    error, listed = anyio.run(main)
+    assert (error.code, error.message, error.data) == (-32602, message, {"uri": "ui://board-game-scoring/nope.html"})
+    assert len(listed.resources) == 10
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_rules_documents_are_read_as_markdown_without_their_checking_marks(lang):
+    async def main():
+        async with Client(create_server(lang), mode="legacy") as client:
+            return await client.read_resource("rules://board-game-scoring/pedro.ja.md"), await client.read_resource(
+                "rules://board-game-scoring/apero.md"
+            )
+
+    pedro, apero = anyio.run(main)
+    [japanese], [english] = pedro.contents, apero.contents
+    assert japanese.mime_type == english.mime_type == "text/markdown"
+    raw = (ROOT / "docs" / "rules" / "pedro.ja.md").read_text(encoding="utf-8")
+    assert "<!-- example:" in raw and "<!--" not in japanese.text
+    assert japanese.text == re.sub(r"<!--.*?-->\n?", "", raw, flags=re.S)
+    assert japanese.text.startswith("# ピードロ（Pedro）\n")
+    assert english.text.startswith("# Apero (アペロ)\n") and "## Decisions" in english.text
 
 
 def test_server_identity():
@@ -293,11 +443,17 @@ def test_module_serves_over_stdio(tmp_path):
             async with Client(stdio_client(params, errlog=errlog)) as client:
                 listed = await client.list_tools()
                 result = await client.call_tool("score_apero", OFFICIAL_EXAMPLE)
-                return client.server_info, listed, result
+                resources, view, _ = await resource_calls(client)
+                return client.server_info, listed, result, resources, view
 
-    server_info, listed, result = anyio.run(main)
+    server_info, listed, result, resources, view = anyio.run(main)
     assert server_info.name == SERVER_NAME
     assert [tool.name for tool in listed.tools] == tool_names()
+    assert listed.tools[0].meta == CARD_META
+    assert [
+        r.model_dump(by_alias=True, mode="json", exclude_none=True) for r in resources.resources
+    ] == LISTED_VIEWS + listed_documents("en")
+    assert view.contents[0].text == mcp_view.view_html()
     body = document(result)
     assert body["players"][0]["total"] == 16
     assert body["explanation"].startswith("Winner")

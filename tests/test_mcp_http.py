@@ -9,10 +9,12 @@ import os
 import urllib.request
 
 import pytest
-from mcp import ClientSession
+from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
+from scoring_api import mcp_view
 from tests.servers import gunicorn
+from tests.test_mcp import CARD_META, LISTED_VIEWS, SCORING_TOOLS, SKYBRIDGE, VIEW, listed_documents
 
 pytestmark = pytest.mark.slow  # a live gunicorn process (docs/development.md)
 
@@ -69,6 +71,42 @@ def test_a_call_answers_what_the_rest_endpoint_answers(base_url):
     assert result.structured_content == rest(base_url, "POST", "/api/v1/apero/score", APERO)
     assert result.structured_content["players"][0]["total"] == 6
     assert json.loads(result.content[0].text) == result.structured_content
+
+
+def test_the_scoring_tools_name_their_result_card_and_the_views_are_read(base_url):
+    """The same _meta, resource list and documents as over stdio (tests/test_mcp.py), though
+    every request here is a session of its own that knows nothing of the client."""
+
+    async def work(session):
+        tools = (await session.list_tools()).tools
+        listed = await session.list_resources()
+        view = await session.read_resource(VIEW)
+        skybridge = await session.read_resource(SKYBRIDGE)
+        return tools, listed, view, skybridge
+
+    tools, listed, view, skybridge = mcp_session(base_url + "/mcp?lang=en", work)
+    assert [tool.name for tool in tools if tool.meta] == SCORING_TOOLS
+    assert all(tool.meta == CARD_META for tool in tools if tool.meta)
+    assert [r.model_dump(by_alias=True, mode="json", exclude_none=True) for r in listed.resources] == (
+        LISTED_VIEWS + listed_documents("en")  # ?lang=en: the English documents first
+    )
+    [content] = view.contents
+    assert (content.uri, content.mime_type, content.text) == (VIEW, "text/html;profile=mcp-app", mcp_view.view_html())
+    assert content.meta == {"ui": {"prefersBorder": True, "csp": {"connectDomains": [], "resourceDomains": []}}}
+    assert (skybridge.contents[0].mime_type, skybridge.contents[0].text) == ("text/html+skybridge", content.text)
+
+
+def test_an_unknown_resource_is_a_json_rpc_error(base_url):
+    async def work(session):
+        with pytest.raises(MCPError) as error:
+            await session.read_resource("ui://board-game-scoring/old.html")
+        return error.value
+
+    error = mcp_session(base_url + "/mcp?lang=en", work)
+    assert (error.code, error.message) == (
+        -32602,
+        'There is no resource "ui://board-game-scoring/old.html"; resources/list lists them.',
+    )
 
 
 def test_errors_are_tool_results_with_the_services_error_json_in_the_chosen_language(base_url):

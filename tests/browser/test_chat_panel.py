@@ -77,6 +77,20 @@ def test_a_question_streams_an_answer_then_the_score_card(page, open_chat, fake_
     expect(page.get_by_test_id("chat-empty")).to_be_visible()
 
 
+def test_a_rules_question_is_answered_in_words_without_a_card(page, open_chat, fake_model):
+    """The rules tool's document is quoted in her answer; only scores get a card."""
+    fake_model.play(
+        calls(("rules", {"game": "pedro", "language": None, "section": "判断"}), ("score_apero", {"players": []})),
+        reply("判断7によると、入札と同じ点を取れば成功です。"),
+    )
+    open_chat()
+    page.get_by_test_id("chat-input").fill("ピードロで入札と同じ点数なら成功？")
+    page.get_by_test_id("chat-input").press("Enter")
+    expect(page.get_by_test_id("chat-text-1")).to_have_text("判断7によると、入札と同じ点を取れば成功です。")
+    expect(page.get_by_test_id("chat-cards-1")).to_have_count(0)  # the refused score_apero has none either
+    assert [m["role"] for m in fake_model.requests[1]["messages"]][-3:] == ["assistant", "tool", "tool"]
+
+
 def test_the_answer_shows_while_the_model_still_writes_and_can_be_stopped(page, open_chat, fake_model):
     fake_model.play(stall_after("いま書いているところです"))
     open_chat()

@@ -277,13 +277,19 @@ function tableStrip() {
 }
 
 function optionsView() {
-  const result = pick.result;
-  if (!result) return null;
-  return h('ol', { class: 'pick-options', testid: 'apero-pick-options', 'aria-label': t('apero.pick.options') }, result.options.map((option, k) => {
+  return pick.result ? pickOptions(pick.result) : null;
+}
+
+/**
+ * どれを取る？'s answer: every table card, best first, with the chooser's gain and what the
+ * others would gain; `prefix` starts the test ids (the chat shows the same list under its own).
+ */
+export function pickOptions(result, prefix = 'apero') {
+  return h('ol', { class: 'pick-options', testid: `${prefix}-pick-options`, 'aria-label': t('apero.pick.options') }, result.options.map((option, k) => {
     const rivals = option.gains.filter((g) => g.gain > 0).map((g) => `${g.name} ${signed(g.gain)}`);
-    return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `apero-pick-option-${k}` },
+    return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `${prefix}-pick-option-${k}` },
       h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), cardText(option.card, option.label)),
-      ' ', h('span', { class: 'total', testid: `apero-pick-gain-${k}` }, signed(option.gain)),
+      ' ', h('span', { class: 'total', testid: `${prefix}-pick-gain-${k}` }, signed(option.gain)),
       h('span', { class: 'unit' }, t('apero.points')),
       k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
       h('p', { class: 'explanation' }, option.explanation),

@@ -666,8 +666,10 @@ function adviceForm() {
 
 // -- Answers ---------------------------------------------------------------------------------------
 
-function placementView(data, field) {
-  return h('div', { class: 'card-box result', testid: 'aj-placement-result' },
+/** The honey a placement brings (POST applejack/placement): `field` heads it when given;
+ * `prefix` starts the test ids (the chat shows the same card under its own). */
+export function placementView(data, field, prefix = 'aj') {
+  return h('div', { class: 'card-box result', testid: `${prefix}-placement-result` },
     field ? h('h3', null, t('aj.placementOf', { n: field })) : null,
     h('p', { class: 'big' }, t('aj.honeyChange', { honey: data.honey >= 0 ? `+${data.honey}` : String(data.honey) })),
     h('ul', null, data.connections.map((c) => h('li', null, c.explanation))),

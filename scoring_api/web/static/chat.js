@@ -1,19 +1,17 @@
 // アイちゃんに聞く: the chat panel. It talks to the service's OpenAI-compatible endpoint
 // (/v1/chat/completions, streamed), sends the conversation of this page each time (nothing
 // is kept on the server), shows アイちゃん's answer as it arrives, then the scores she
-// computed as the same result cards the game panels show.
+// computed as the same result cards the game panels show (cards.js; the MCP Apps view draws
+// them with it too).
 //
 // Photos: when the service's model reads pictures (the page's panel says data-vision="on",
 // SCORING_CHAT_VISION), a photo button takes pictures of the table. Each is downscaled here
 // (a canvas: longest side PHOTO_SIDE px, JPEG at PHOTO_QUALITY) before it is sent as a data
 // URL, and shown as a thumbnail drawn on a canvas (the page's CSP loads no data: images).
 
-import { resultCards as aperoCards } from './apero.js';
-import { resultCard as applejackCard } from './applejack.js';
+import { CARD_TOOLS, toolCard } from './cards.js';
 import { h, rerender } from './dom.js';
-import { resultCard as fairyBlackBoxCard } from './fairy-black-box.js';
 import { getLang, t } from './i18n.js';
-import { ledgerTable } from './pedro.js';
 
 const KEY_STORE = 'scoring.chatKey';
 const MAX_LENGTH = 4000; // characters of one message (the service's limit)
@@ -161,30 +159,14 @@ function photoPicker() {
 
 // --- the scores a turn computed, as the game panels show them ---------------------------
 
-function toolCard(call, prefix) {
-  const { name, result } = call;
-  const mood = (i) => call.arguments?.players?.[i]?.mood ?? null;
-  const explanation = result.explanation ? h('p', { class: 'explanation' }, result.explanation) : null;
-  switch (name) {
-    case 'score_apero': return aperoCards(result, (k) => k, prefix);
-    case 'score_fairy_black_box': return fairyBlackBoxCard(result, mood, prefix);
-    case 'applejack_harvest': return applejackCard('harvest', result, prefix);
-    case 'applejack_blossoms': return applejackCard('blossoms', result, prefix);
-    case 'applejack_final_score': return applejackCard('final', result, prefix);
-    case 'applejack_placements': return applejackCard('advice', result, prefix);
-    case 'pedro_hand': return h('div', { class: 'card-box result' }, ledgerTable([result], prefix), explanation);
-    case 'pedro_game': return h('div', { class: 'card-box result' }, ledgerTable(result.hands, prefix), explanation);
-    default: return h('div', { class: 'card-box result', testid: `${prefix}-result` }, explanation);
-  }
-}
-
+// Only scores get a card: a rules lookup (the rules tool) is quoted in her answer instead.
 function toolCards(turn, n) {
-  const done = turn.calls.filter((call) => call.result && !call.result.error);
+  const done = turn.calls.filter((call) => call.result && !call.result.error && CARD_TOOLS.includes(call.name));
   if (!done.length) return null;
   return h('div', { class: 'chat-cards', testid: `chat-cards-${n}` },
     done.map((call, k) => h('section', { class: 'chat-card', 'aria-label': t(`chat.tool.${call.name}`) },
       h('h3', { class: 'chat-card-title' }, t(`chat.tool.${call.name}`)),
-      toolCard(call, `chat-${n}-${k}`))));
+      toolCard(call.name, call.result, call.arguments, `chat-${n}-${k}`))));
 }
 
 // --- the view ---------------------------------------------------------------------------
