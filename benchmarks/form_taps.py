@@ -166,7 +166,11 @@ def pedro_steps(base: str) -> list[dict]:
         score = ask(base, "pedro/game", {"rules": {}, "hands": hands})["scores"]["NS"]
         steps.append(
             {
-                "before": [("fill", "pedro-points-NS", str(ns)), ("fill", "pedro-points-EW", str(ew))],
+                "before": [
+                    ("check_if_there", "pedro-bid-7"),  # the bid's button (an older form's drop-down list shows 7)
+                    ("fill", "pedro-points-NS", str(ns)),
+                    ("fill", "pedro-points-EW", str(ew)),
+                ],
                 "tap": "pedro-add",
                 "selector": "[data-testid='pedro-score-NS']",
                 "expected": str(score),
@@ -278,6 +282,10 @@ def run_series(browser, base: str, game: str, steps: list[dict]) -> list[tuple[f
         for step in steps:
             for action, testid, *value in step["before"]:
                 target = page.get_by_test_id(testid)
+                if action == "check_if_there":  # a control an older form may lack
+                    if target.count():
+                        target.check()
+                    continue
                 getattr(target, action)(*value)
             page.wait_for_timeout(100)
             target = page.get_by_test_id(step["tap"])

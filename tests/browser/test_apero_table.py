@@ -6,7 +6,7 @@ from datetime import datetime
 
 from playwright.sync_api import Error, expect
 
-from .conftest import PHONE, in_view, wait_for_focus_in
+from .conftest import PHONE, SCREENS, guarded_page, in_view, wait_for_focus_in
 from .test_apero_form import OFFICIAL_EXAMPLE, enter_hand
 
 
@@ -114,10 +114,11 @@ def test_the_scoreboard_copies_as_text(page):
     page.get_by_test_id("apero-share-copy").click()
     text = page.get_by_test_id("apero-share-text").input_value()
     lines = text.split("\n")
-    assert lines[0] == "アペロ（Apero） (1セット)"
+    assert lines[0] == "アペロ（Apero）（1セット）"
     assert lines[1] == "★ アキ: 16点"
     assert lines[2] == "  赤 1 = 1 / 緑 2 × 3 = 6 / 紫 (-1 + -2) × -3 = 9"
     assert lines[3] == "ベン: 3点"
+    assert lines[-1] == "アキさんの勝ち（16点）"
 
 
 def test_a_card_button_is_named_by_what_it_shows(page):
@@ -219,3 +220,141 @@ def test_a_tap_redraws_only_what_it_changed(page):
         "() => window.keptNodes.every((el) => document.querySelector(`[data-testid='${el.dataset.testid}']`) === el)"
     )
     assert sorted(page.evaluate("() => [...window.changedCards]")) == ["apero-p0-red-2", "apero-table-red-2"]
+
+
+#: The audit's game: four players, twelve cards each, two sets.
+FOUR_BY_TWELVE = {
+    "アキ": "red 1, red 2, red 3, green 2, green 3, purple -1, purple -2, purple -3, blue 1, blue 2, orange 2, black_green -2",
+    "ベン": "red 1, red 2, orange 1, orange 3, green 1, green 2, blue 3, blue 2, purple -2, purple -3, black_green -3, black_green -1",
+    "カイ": "red 2, red 3, orange 2, orange 2, green 1, green 3, blue 1, blue 1, purple -2, purple -1, black_green -2, black_green -3",
+    "ダン": "red 1, red 1, orange 1, orange 3, green 2, green 2, blue 2, blue 3, purple -3, purple -3, black_green -2, black_green -2",
+}
+FOUR_BY_TWELVE_TOTALS = ["27", "25", "24", "29"]
+
+
+def enter_four_by_twelve(page):
+    page.get_by_test_id("apero-sets").select_option("2")
+    for i, (name, cards) in enumerate(FOUR_BY_TWELVE.items()):
+        enter_hand(
+            page, i, [(color, int(value)) for color, value in (card.split() for card in cards.split(", "))], name
+        )
+    for i, total in enumerate(FOUR_BY_TWELVE_TOTALS):
+        expect(page.get_by_test_id(f"apero-total-{i}")).to_have_text(total)
+
+
+def test_which_card_to_take_is_in_the_bar_and_opens_the_advice_in_view(screen):
+    open_apero(screen)
+    enter_four_by_twelve(screen)
+    advice = screen.get_by_test_id("apero-pick")
+    expect(advice).not_to_have_attribute("open", "")
+    button = screen.get_by_test_id("apero-totals-pick")
+    expect(button).to_have_text("どれを取る？")
+    in_view(screen, "apero-totals-pick")
+
+    button.click()
+    expect(advice).to_have_attribute("open", "")
+    expect(screen.get_by_test_id("apero-pick-open")).to_be_focused()
+    in_view(screen, "apero-pick-open")
+    in_view(screen, "apero-pick-me")  # the advice's own boxes, not just its heading
+    screen.get_by_test_id("apero-pick-me").select_option("3")  # ダン chooses
+    screen.get_by_test_id("apero-table-blue-1").click()  # the last blue 1 of two sets
+    best = screen.get_by_test_id("apero-totals-best")
+    expect(best).to_have_text("ダンのおすすめ: 青1（+3点）")  # blue 2 × 3 = 6, with 1: (1 + 2) × 3 = 9
+
+
+def test_a_finished_hand_folds_to_one_line_with_its_total(page):
+    open_apero(page)
+    enter_hand(page, 0, OFFICIAL_EXAMPLE, "アキ")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("16")
+    page.get_by_test_id("apero-add-player").click()  # アキ is done: her hand folds
+    expect(page.get_by_test_id("apero-p1-name")).to_be_focused()  # the next name at once, no tap
+    line = page.get_by_test_id("apero-p0-toggle")
+    expect(line).to_have_text("アキ6枚16点")
+    expect(line).to_have_attribute("aria-expanded", "false")
+    expect(page.get_by_test_id("apero-p0-red-1")).to_be_hidden()
+    assert page.get_by_test_id("apero-player-0").bounding_box()["height"] <= 50
+
+    page.get_by_test_id("apero-p1-name").fill("ベン")
+    page.get_by_test_id("apero-p1-blue-3").click()
+    line.click()  # open アキ's hand again: ベン's, done, folds
+    expect(page.get_by_test_id("apero-p0-red-1")).to_be_visible()
+    expect(page.get_by_test_id("apero-p0-fold")).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_test_id("apero-p1-toggle")).to_have_text("ベン1枚3点")
+    page.get_by_test_id("apero-p0-fold").click()  # and fold it by hand
+    expect(line).to_be_focused()
+    expect(line).to_have_attribute("aria-expanded", "false")
+
+    page.reload()  # every hand folds but the last one that holds cards
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("apero-p0-toggle")).to_have_text("アキ6枚16点")
+    expect(page.get_by_test_id("apero-p1-blue-3")).to_be_visible()
+
+
+def test_a_refused_hand_stays_open_at_its_reason(page):
+    open_apero(page)
+    page.get_by_test_id("apero-sets").select_option("2")
+    enter_hand(page, 0, [("red", 3), ("red", 3)], "アキ")
+    page.get_by_test_id("apero-add-player").click()
+    expect(page.get_by_test_id("apero-p0-toggle")).to_have_text("アキ2枚9点")
+    page.get_by_test_id("apero-sets").select_option("1")  # two red 3s, one set: refused
+    expect(page.get_by_test_id("apero-error-0")).to_contain_text("赤3")
+    expect(page.get_by_test_id("apero-p0-red-3")).to_be_visible()
+
+
+def test_the_four_player_twelve_card_game_is_shorter_on_a_phone(browser, base_url):
+    """On the audit's phone (390x844), the audit's game: 4,866 px tall before the hands folded,
+    the intro closed and the result tables tightened (the 「どれを取る？」 heading was 2,873 px down)."""
+    tab = next(guarded_page(browser, base_url, SCREENS["phone"]))
+    open_apero(tab)
+    enter_four_by_twelve(tab)
+    height = tab.evaluate("document.documentElement.scrollHeight")
+    assert height <= 3_000, height
+    for i in range(3):
+        assert tab.get_by_test_id(f"apero-player-{i}").bounding_box()["height"] <= 50
+    advice = tab.get_by_test_id("apero-pick-open").bounding_box()["y"] + tab.evaluate("scrollY")
+    assert advice <= 1_400, advice
+
+
+def test_the_intro_is_open_until_it_has_been_read(page):
+    open_apero(page)
+    intro = page.get_by_test_id("apero-intro")
+    expect(intro).to_have_attribute("open", "")
+    expect(intro).to_contain_text("赤・橙（オレンジ）・緑・青・紫・黒緑の6色")
+    page.get_by_test_id("apero-p0-red-1").click()
+    expect(intro).to_have_attribute("open", "")  # nothing moves under the finger
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    expect(intro).not_to_have_attribute("open", "")  # read: closed from now on
+    expect(page.get_by_test_id("apero-intro-open")).to_have_text("使い方")
+    page.get_by_test_id("apero-intro-open").click()
+    expect(intro).to_have_attribute("open", "")
+
+
+#: How a control looks: its marker (::before), border, cursor and focus ring.
+LOOK = """(id) => {
+  const el = document.querySelector(`[data-testid='${id}']`);
+  const own = getComputedStyle(el);
+  const marker = el.matches('summary') ? getComputedStyle(el, '::before') : getComputedStyle(el.querySelector('.chevron'));
+  return {
+    marker: marker.display !== 'none' && parseFloat(marker.width) > 0 && marker.borderRightWidth === '2px',
+    border: own.borderTopWidth, cursor: own.cursor, outline: [own.outlineStyle, own.outlineWidth],
+  };
+}"""
+
+
+def test_every_disclosure_looks_tappable(page):
+    """A chevron, a button's border and a pointer; the keyboard's focus ring on each."""
+    open_apero(page)
+    enter_hand(page, 0, [("red", 1)], "アキ")
+    page.get_by_test_id("apero-add-player").click()
+    expect(page.get_by_test_id("apero-p0-toggle")).to_be_visible()
+    for testid, before, key in [
+        ("apero-intro-open", "apero-sets", "Shift+Tab"),
+        ("apero-p0-toggle", "apero-sets", "Tab"),  # アキ's folded hand
+        ("apero-pick-open", "apero-add-player", "Tab"),
+    ]:
+        page.get_by_test_id(before).focus()
+        page.keyboard.press(key)
+        expect(page.get_by_test_id(testid)).to_be_focused()
+        look = page.evaluate(LOOK, testid)
+        assert look == {"marker": True, "border": "1px", "cursor": "pointer", "outline": ["solid", "3px"]}, testid

@@ -7,6 +7,13 @@ from playwright.sync_api import expect
 HIGHLIGHTED = re.compile(r"\bhl\b")
 
 
+def open_advice(page):
+    """Unfold どこに置く？ (a disclosure, folded until asked for)."""
+    if page.get_by_test_id("aj-advice").get_attribute("open") is None:
+        page.get_by_test_id("aj-advice-summary").click()
+    expect(page.get_by_test_id("aj-advice-form")).to_be_visible()
+
+
 def set_tree(page, field, apples, blossoms=0, hives=(), price=None):
     page.get_by_test_id(f"aj-field-{field}").click()
     page.get_by_test_id("aj-kind-tree").check()
@@ -103,6 +110,7 @@ def test_where_to_place_a_tile_ranks_the_fields_and_numbers_them_on_the_orchard(
     open_game("applejack")
     set_tree(page, 9, {"red": 2}, hives=["e"], price=3)
     page.get_by_test_id("aj-supply").fill("10")
+    open_advice(page)
     page.get_by_test_id("aj-taken-apples-red").fill("10")
     page.get_by_test_id("aj-taken-hive-e").uncheck()
     page.get_by_test_id("aj-taken-hive-w").check()
@@ -118,3 +126,68 @@ def test_where_to_place_a_tile_ranks_the_fields_and_numbers_them_on_the_orchard(
     expect(page.get_by_test_id("aj-field-10")).to_have_attribute("data-area", "1")
     expect(page.get_by_test_id("aj-advice-result")).to_contain_text("1. 畑10に木の面で置く")
     page.screenshot(path=shots / "applejack-advice.png", full_page=True)
+
+
+def test_the_final_harvest_adds_up_the_varieties_by_name(page, open_game):
+    open_game("applejack")
+    set_tree(page, 1, {"red": 5, "seventh": 4})
+    set_tree(page, 2, {"red": 2, "yellow": 7})
+    set_tree(page, 9, {"light_green": 4})
+    page.get_by_test_id("aj-supply").fill("0")
+    page.get_by_test_id("aj-final-go").click()
+    # die 3: red 5 + 2 = 7 -> 4; the other variety 4 -> 1; yellow 7 -> 4; light green 4 -> 1 (in the order met)
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("24")  # 10 doubled, 4 varieties: +4
+    steps = page.get_by_test_id("aj-final-steps").locator("li")
+    expect(steps.first).to_have_text("最後の収穫（全品種、ダイス3）: 赤4＋その他の品種1＋黄4＋黄緑1＝10")
+    expect(steps.nth(1)).to_have_text("収穫を2倍: 10 × 2 = 20")
+    expect(page.get_by_test_id("aj-final-variety_bonus")).to_contain_text("赤、その他の品種、黄、黄緑")
+
+    page.get_by_test_id("lang-en").click()
+    expect(steps.first).to_have_text(
+        "Final harvest (every variety, die 3): red 4 + other variety 1 + yellow 4 + light green 1 = 10"
+    )
+
+
+def test_the_seventh_variety_is_called_the_other_variety_wherever_it_is_named(page, open_game):
+    open_game("applejack")
+    set_tree(page, 10, {"seventh": 3})
+    expect(page.locator("label[for='aj-apples-seventh']")).to_have_text("その他の品種")
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute("aria-label", "畑10: その他の品種3")
+    expect(page.get_by_test_id("aj-variety").locator("option[value='seventh']")).to_have_text("その他の品種")
+    page.get_by_test_id("aj-variety").select_option("seventh")
+    page.get_by_test_id("aj-harvest-go").click()
+    expect(page.get_by_test_id("aj-harvest-result")).to_contain_text("その他の品種の収穫（ダイス1）")
+    assert "7番目" not in page.get_by_test_id("panel-applejack").inner_text()
+    open_advice(page)
+    expect(page.locator("label[for='aj-taken-apples-seventh']")).to_have_text("その他の品種")
+
+    page.get_by_test_id("lang-en").click()
+    expect(page.get_by_test_id("aj-field-10")).to_have_attribute(
+        "aria-label", re.compile(r"^Field 10: other variety 3( · area 1)?$")
+    )
+    page.get_by_test_id("aj-field-10").click()
+    expect(page.locator("label[for='aj-apples-seventh']")).to_have_text("other variety")
+
+
+def test_beehives_are_hexagons_apples_are_circles(page, open_game):
+    open_game("applejack")
+    set_tree(page, 9, {"yellow": 2}, hives=["e", "w"], price=3)
+    marks = page.locator("#aj-field-9 + g")  # what is drawn on the hex (hidden from screen readers)
+    expect(marks).to_have_attribute("aria-hidden", "true")
+    expect(marks.locator("circle.apple")).to_have_count(1)
+    hives = marks.locator(".hive")
+    expect(hives).to_have_count(2)
+    assert hives.evaluate_all("els => els.map((el) => [el.tagName, el.getAttribute('points').split(' ').length])") == [
+        ["polygon", 6],
+        ["polygon", 6],
+    ]
+    expect(marks.locator("text.hive-n")).to_have_text(["3", "3"])
+    # the hive's fill is not the yellow apple's
+    fills = marks.evaluate("g => ['.apple', '.hive'].map((mark) => getComputedStyle(g.querySelector(mark)).fill)")
+    assert fills == ["rgb(244, 208, 63)", "rgb(232, 163, 23)"], fills
+    # named: the hex says which edges carry a beehive and its price; the legend names the mark
+    expect(page.get_by_test_id("aj-field-9")).to_have_attribute("aria-label", "畑9: 黄2、巣箱（右・左）価格3")
+    legend = page.get_by_test_id("aj-legend")
+    expect(legend).to_have_attribute("aria-label", "果樹園の印")
+    expect(page.get_by_test_id("aj-legend-hive")).to_have_text("巣箱（数字は価格）")
+    assert page.get_by_test_id("aj-legend-hive").locator("polygon.hive").get_attribute("points").count(" ") == 5

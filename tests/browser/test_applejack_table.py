@@ -8,8 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import in_view, wait_for_focus_in
-from .test_applejack_form import build_small_orchard, set_tree
+from .conftest import SCREENS, guarded_page, in_view, wait_for_focus_in
+from .test_accessibility import AXE, LAYOUT_SHIFT, violations
+from .test_applejack_form import build_small_orchard, open_advice, set_tree
 
 RAW_WORDS = re.compile(r"orchard\.\w|tiles\[|\bnull\b|\btrue\b|\bfalse\b|\[\]|\bundefined\b|\bNaN\b")
 
@@ -18,6 +19,12 @@ def open_applejack(tab, url="/#applejack"):
     tab.goto(url)
     tab.wait_for_selector("body[data-ready='true']")
     tab.get_by_test_id("panel-applejack").wait_for(state="visible")
+
+
+@pytest.fixture
+def phone(browser, base_url):
+    """A guarded page on the issue's phone (390x844)."""
+    yield from guarded_page(browser, base_url, SCREENS["phone"])
 
 
 # -- 1. Answers in view ---------------------------------------------------------------------
@@ -36,6 +43,8 @@ def test_every_answer_comes_into_view_with_the_focus_and_closes_the_editor(scree
     ]:
         tab.get_by_test_id("aj-field-12").click()
         expect(tab.get_by_test_id("aj-editor")).to_be_visible()
+        if action == "advice":
+            open_advice(tab)
         tab.get_by_test_id(f"aj-{action}-go").click()
         expect(tab.get_by_test_id(result)).to_be_visible()
         expect(tab.get_by_test_id("aj-editor")).to_have_count(0)  # the editor closed
@@ -105,13 +114,14 @@ def test_the_final_result_opens_with_the_players_ranking(page):
     )
 
 
-def test_the_editor_sits_beside_the_orchard_on_a_wide_screen_and_below_it_on_a_phone(page, desktop):
+def test_the_editor_sits_beside_the_orchard_on_a_wide_screen_and_over_the_page_below_it_on_a_phone(page, desktop):
     for tab, beside in ((desktop, True), (page, False)):
         open_applejack(tab)
         tab.get_by_test_id("aj-field-10").click()
         expect(tab.locator("#aj-editor-title")).to_be_focused()
         orchard = tab.get_by_test_id("aj-orchard").bounding_box()
         editor = tab.get_by_test_id("aj-editor").bounding_box()
+        position = tab.get_by_test_id("aj-editor").evaluate("el => getComputedStyle(el).position")
         if beside:
             assert editor["x"] >= orchard["x"] + orchard["width"], (orchard, editor)
             assert editor["y"] < orchard["y"] + orchard["height"], (orchard, editor)
@@ -119,8 +129,11 @@ def test_the_editor_sits_beside_the_orchard_on_a_wide_screen_and_below_it_on_a_p
                 tab.get_by_test_id("aj-orchard").evaluate("el => getComputedStyle(el.closest('.aj-layout')).display")
                 == "grid"
             )
-        else:
-            assert editor["y"] >= orchard["y"] + orchard["height"] - 1, (orchard, editor)
+            assert position != "fixed"
+        else:  # a panel at the bottom of the screen, the whole orchard in view above it
+            assert position == "fixed"
+            assert orchard["y"] >= 0 and editor["y"] >= orchard["y"] + orchard["height"] - 1, (orchard, editor)
+            assert editor["y"] + editor["height"] == pytest.approx(812, abs=1), editor
 
 
 def test_arrow_keys_move_between_the_hexes(page):
@@ -282,6 +295,7 @@ def test_a_blank_honey_supply_is_asked_for_and_a_blank_apple_box_is_zero(page, o
     page.get_by_test_id("aj-final-go").click()
     expect(page.get_by_test_id("aj-final-total")).to_have_text("2")  # (4 - 3) × 2
 
+    open_advice(page)
     page.get_by_test_id("aj-taken-price").fill("")
     page.get_by_test_id("aj-advice-go").click()
     expect(page.get_by_test_id("aj-advice-error")).to_have_text("取ったタイルの価格（巣箱の数字）はいくつですか？")
@@ -325,6 +339,7 @@ def test_a_reload_and_a_shared_link_keep_the_whole_table(page, desktop, base_url
     page.get_by_test_id("aj-editor-close").click()
     page.get_by_test_id("aj-supply").fill("5")
     page.get_by_test_id("aj-die-2").check()
+    open_advice(page)
     page.get_by_test_id("aj-taken-apples-pink").fill("3")
     page.get_by_test_id("aj-final-go").click()
     expect(page.get_by_test_id("aj-final-total")).to_have_text("8")
@@ -551,6 +566,8 @@ def test_the_japanese_reads_naturally_and_the_beehive_is_never_honey(page, open_
         ("final", "aj-final-result"),
         ("advice", "aj-advice-result"),
     ]:
+        if action == "advice":
+            open_advice(page)
         page.get_by_test_id(f"aj-{action}-go").click()
         expect(page.get_by_test_id(result)).to_be_visible()
         texts.append(panel.inner_text())
@@ -563,3 +580,172 @@ def test_the_japanese_reads_naturally_and_the_beehive_is_never_honey(page, open_
     for text in texts:
         assert not PARTICLE_AFTER_SPACE.search(text), PARTICLE_AFTER_SPACE.findall(text)
         assert not re.search(r"ハチミツ(?:のある|の辺|の向き|の数字)|のハチミツ\d", text)
+
+
+# -- 6. A whole orchard on a phone ------------------------------------------------------------
+
+ORCHARD_AND_PANEL = """() => {
+  const orchard = document.querySelector('[data-testid=aj-orchard]').getBoundingClientRect();
+  const panel = document.querySelector('[data-testid=aj-editor]').getBoundingClientRect();
+  return { top: orchard.top, bottom: orchard.bottom, panelTop: panel.top, panelBottom: panel.bottom, height: innerHeight };
+}"""
+
+
+def assert_orchard_in_view_above_the_panel(tab):
+    box = tab.evaluate(ORCHARD_AND_PANEL)
+    assert box["top"] >= 0 and box["bottom"] <= box["panelTop"] + 1, box
+    assert box["panelBottom"] == pytest.approx(box["height"], abs=1), box
+
+
+def test_the_tile_panel_keeps_the_orchard_in_view_and_walks_the_fields(phone):
+    open_applejack(phone)
+    phone.mouse.wheel(0, 250)  # the top of the orchard scrolled away
+    phone.wait_for_function("() => scrollY >= 200")
+    phone.get_by_test_id("aj-field-17").click()
+    expect(phone.locator("#aj-editor-title")).to_have_text("畑17 空き")
+    expect(phone.locator("#aj-editor-title")).to_be_focused()
+    assert_orchard_in_view_above_the_panel(phone)  # the page moved the orchard back into view, not away
+
+    # an empty field shows a tree's boxes: filling one makes it a tree
+    expect(phone.get_by_test_id("aj-kind-empty")).to_be_checked()
+    phone.get_by_test_id("aj-apples-red").fill("2")
+    expect(phone.get_by_test_id("aj-kind-tree")).to_be_checked()
+    expect(phone.get_by_test_id("aj-apples-red")).to_be_focused()  # typing goes on in the same box
+    phone.get_by_test_id("aj-blossoms").fill("1")
+    phone.get_by_test_id("aj-hive-e").check()
+    phone.get_by_test_id("aj-price").fill("2")
+    expect(phone.get_by_test_id("aj-field-17")).to_have_attribute("aria-label", "畑17: 赤2、花1、巣箱（右）価格2")
+    expect(phone.get_by_test_id("aj-same-tile")).to_have_count(0)  # nothing entered before it
+
+    phone.get_by_test_id("aj-next-field").click()
+    expect(phone.get_by_test_id("aj-next-field")).to_have_text("次の畑（畑19）")
+    expect(phone.locator("#aj-editor-title")).to_have_text("畑18 空き")
+    assert phone.get_by_test_id("aj-editor").evaluate("el => el.scrollTop") == 0
+    assert_orchard_in_view_above_the_panel(phone)
+    same = phone.get_by_test_id("aj-same-tile")
+    expect(same).to_have_text("前と同じタイル赤2、花1、巣箱（右）価格2")
+    same.click()
+    expect(phone.get_by_test_id("aj-field-18")).to_have_attribute("aria-label", "畑18: 赤2、花1、巣箱（右）価格2")
+    expect(phone.get_by_test_id("aj-apples-red")).to_have_value("2")
+    phone.get_by_test_id("aj-apples-red").fill("3")  # a copy, not the same tile
+    expect(phone.get_by_test_id("aj-field-17")).to_have_attribute("aria-label", "畑17: 赤2、花1、巣箱（右）価格2")
+
+    phone.get_by_test_id("aj-next-field").click()
+    expect(phone.locator("#aj-editor-title")).to_have_text("畑19 空き")
+    expect(phone.get_by_test_id("aj-next-field")).to_have_count(0)  # the last field
+    phone.get_by_test_id("aj-kind-pasture").check()
+    phone.keyboard.press("Escape")
+    expect(phone.get_by_test_id("aj-editor")).to_have_count(0)
+    expect(phone.get_by_test_id("aj-field-19")).to_be_focused()
+    expect(phone.get_by_test_id("aj-field-19")).to_have_attribute("aria-label", "畑19: 牧草地")
+
+
+def test_escape_closes_the_editor_from_any_box_and_gives_the_focus_back_to_its_field(page, desktop):
+    for tab in (page, desktop):
+        open_applejack(tab)
+        tab.get_by_test_id("aj-field-6").focus()
+        tab.keyboard.press("Enter")
+        expect(tab.locator("#aj-editor-title")).to_be_focused()
+        tab.get_by_test_id("aj-apples-pink").fill("1")
+        tab.keyboard.press("Escape")
+        expect(tab.get_by_test_id("aj-editor")).to_have_count(0)
+        expect(tab.get_by_test_id("aj-field-6")).to_be_focused()
+        assert tab.locator("[data-testid='aj-orchard'] [tabindex='0']").get_attribute("id") == "aj-field-6"
+        tab.keyboard.press("Enter")  # and opens again from there
+        tab.get_by_test_id("aj-editor-close").click()
+        expect(tab.get_by_test_id("aj-field-6")).to_be_focused()
+
+
+def test_the_final_scoring_path_asks_only_for_apples_blossoms_and_the_honey_held(phone):
+    open_applejack(phone)
+    expect(phone.get_by_test_id("aj-mode-game")).to_be_checked()
+    phone.get_by_test_id("aj-mode-final").check()
+    expect(phone.get_by_test_id("aj-mode-hint")).to_have_text(
+        "最終得点に使うのは、リンゴ・花・手持ちのハチミツだけです。巣箱と価格は入れなくてかまいません。"
+    )
+    for form in ("aj-harvest-form", "aj-blossoms-form", "aj-advice"):
+        expect(phone.get_by_test_id(form)).to_have_count(0)
+    phone.get_by_test_id("aj-field-1").click()
+    for box in ("aj-price", "aj-hive-e", "aj-placement-go"):
+        expect(phone.get_by_test_id(box)).to_have_count(0)
+    phone.get_by_test_id("aj-apples-red").fill("4")
+    phone.get_by_test_id("aj-blossoms").fill("2")
+    phone.get_by_test_id("aj-next-field").click()
+    phone.get_by_test_id("aj-apples-red").fill("3")
+    phone.get_by_test_id("aj-next-field").click()
+    phone.get_by_test_id("aj-kind-pasture").check()
+    phone.get_by_test_id("aj-next-field").click()
+    phone.get_by_test_id("aj-same-tile").click()  # another pasture
+    phone.get_by_test_id("aj-supply").fill("12")
+    phone.get_by_test_id("aj-final-go").click()
+    # die 3: red 4 + 3 = 7 (fields 1 and 2 touch) -> 4, doubled 8; blossoms 2; supply 12 -> 22
+    expect(phone.get_by_test_id("aj-final-total")).to_have_text("22")
+    expect(phone.get_by_test_id("aj-editor")).to_have_count(0)
+    wait_for_focus_in(phone, "aj-final-result")
+    expect(phone.get_by_test_id("aj-field-4")).to_have_attribute("aria-label", re.compile("^畑4: 牧草地"))
+
+    phone.reload()  # the path is kept
+    phone.wait_for_selector("body[data-ready='true']")
+    expect(phone.get_by_test_id("aj-mode-final")).to_be_checked()
+    expect(phone.get_by_test_id("aj-final-total")).to_have_text("22")
+    expect(phone.get_by_test_id("aj-harvest-form")).to_have_count(0)
+    phone.get_by_test_id("aj-mode-game").check()  # back to everything
+    expect(phone.get_by_test_id("aj-harvest-form")).to_be_visible()
+    phone.get_by_test_id("aj-field-1").click()
+    expect(phone.get_by_test_id("aj-price")).to_be_visible()
+
+
+DISCLOSURE = """(summary) => {
+  const style = getComputedStyle(summary);
+  const marker = getComputedStyle(summary, '::before');
+  const box = summary.getBoundingClientRect();
+  return { display: style.display, border: style.borderTopWidth, radius: style.borderTopLeftRadius,
+    background: style.backgroundColor, height: Math.round(box.height),
+    marker: marker.content, markerBorder: marker.borderRightWidth, turned: marker.transform,
+    outline: style.outlineStyle };
+}"""
+
+
+def test_the_disclosures_look_like_buttons_with_a_chevron_and_stay_open(page, open_game):
+    open_game("applejack")
+    build_small_orchard(page)
+    page.get_by_test_id("aj-editor-close").click()
+    page.get_by_test_id("aj-supply").fill("5")
+    page.get_by_test_id("aj-final-go").click()
+    expect(page.get_by_test_id("aj-final-total")).to_have_text("8")
+    for testid in ("aj-advice-summary", "aj-final-areas-summary"):
+        summary = page.get_by_test_id(testid)
+        closed = summary.evaluate(DISCLOSURE)
+        assert closed["display"] == "flex" and closed["border"] == "1px" and closed["radius"] == "8px", closed
+        assert closed["background"] == "rgb(255, 255, 255)" and closed["height"] >= 44, closed
+        assert closed["marker"] == '""' and closed["markerBorder"] == "2px", closed  # the chevron
+        summary.focus()
+        page.keyboard.press("Enter")  # opens from the keyboard, the ring on it
+        opened = summary.evaluate(DISCLOSURE)
+        assert opened["turned"] != closed["turned"] and opened["outline"] == "solid", (closed, opened)
+    expect(page.get_by_test_id("aj-advice-form")).to_be_visible()
+    expect(page.get_by_test_id("aj-advice-summary")).to_have_text("どこに置く？")
+    expect(page.get_by_test_id("aj-final-areas-summary")).to_have_text("品種ごとのエリア")
+
+    page.get_by_test_id("aj-show-1").click()  # a button inside: the areas stay open
+    expect(page.get_by_test_id("aj-show-1")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("aj-final-areas")).to_have_attribute("open", "")
+    expect(page.get_by_test_id("aj-advice")).to_have_attribute("open", "")
+    page.get_by_test_id("aj-advice-summary").click()
+    expect(page.get_by_test_id("aj-advice-form")).to_be_hidden()
+
+
+def test_the_open_panel_passes_axe_and_shifts_nothing(browser, base_url):
+    axe_source = AXE.read_text()
+    for tab in guarded_page(browser, base_url, SCREENS["phone"], bypass_csp=True):  # axe is an inline script
+        open_applejack(tab)
+        build_small_orchard(tab)
+        tab.get_by_test_id("aj-next-field").click()
+        expect(tab.get_by_test_id("aj-same-tile")).to_be_visible()
+        assert violations(tab, axe_source) == []
+        tab.get_by_test_id("aj-mode-final").check()
+        tab.get_by_test_id("aj-field-9").click()
+        expect(tab.get_by_test_id("aj-editor")).to_contain_text("畑9")
+        expect(tab.get_by_test_id("aj-advice")).to_have_count(0)
+        assert violations(tab, axe_source) == []
+        assert tab.evaluate(LAYOUT_SHIFT) == 0

@@ -1,5 +1,6 @@
 """Pedro at the table: the answer in view and focused, messages naming the box, the game kept
-over a reload and shared by a link, big tap targets, readable text, one word per concept."""
+over a reload and shared by a link, big tap targets, readable text, one word per concept, and
+a whole game short enough to read on a phone."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, only_the_service
+from .conftest import DESKTOP, PHONE, SCREENS, guarded_page, only_the_service
+from .test_accessibility import AXE, violations
 from .test_pedro_form import enter_points
 
 # Text contrast of every visible text in a panel: the text colour (with the opacity of its
@@ -123,28 +125,36 @@ def test_a_refusal_comes_into_view_at_its_box_with_the_focus(screen):
     expect(screen.get_by_test_id("pedro-ledger")).to_have_count(0)
 
 
-def test_a_blank_points_box_is_zero_and_two_blank_boxes_ask_first(page, open_game):
-    open_game("pedro")
-    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
+def test_a_blank_points_box_is_never_zero_the_question_comes_into_view(screen):
+    """A points box left blank was recorded as 0 without a word (in the audit's game, to 62,
+    that turned a 62/63 tie into a win for the other team). Now nothing is sent: the question
+    comes into view with the focus, offering the 8 points the 14-point hand leaves; 7 typed
+    instead (a point card unplayed) is recorded as typed."""
+    open_pedro(screen)
+    set_rule(screen, "target", 62)
+    expect(screen.get_by_test_id("pedro-target")).to_have_text("目標62点")
     calls = []
-    page.on("request", lambda r: calls.append(r.url) if "/pedro/game" in r.url else None)
+    screen.on("request", lambda r: calls.append(r.post_data_json) if "/pedro/game" in r.url else None)
+    screen.get_by_test_id("pedro-settings").locator("summary").click()  # closed again
 
-    page.get_by_test_id("pedro-add").click()  # both boxes blank: a question, no call
-    question = page.get_by_test_id("pedro-points-question")
-    expect(question).to_have_text(
-        "「NSの点」と「EWの点」が両方とも空欄です。このハンドで各チームは何点取りましたか？（0点なら0と入れてください）"
-    )
-    expect(question).to_be_focused()
+    screen.get_by_test_id("pedro-team-EW").check()
+    screen.get_by_test_id("pedro-bid-9").check()
+    screen.get_by_test_id("pedro-points-EW").fill("6")
+    screen.get_by_test_id("pedro-add").click()
+    question = screen.get_by_test_id("pedro-points-question")
+    expect(question).to_have_text("NSは8点ですか？ はい、8点で記録")
+    screen.wait_for_function("document.activeElement?.id === 'pedro-points-question'")
+    where = screen.evaluate(IN_VIEW_AND_FOCUSED, "pedro-points-question")
+    assert where["inView"] and where["focused"], where
     assert calls == []
-    expect(page.get_by_test_id("pedro-ledger")).to_have_count(0)
+    expect(screen.get_by_test_id("pedro-ledger")).to_have_count(0)
 
-    page.get_by_test_id("pedro-team-EW").check()
-    page.get_by_test_id("pedro-points-EW").fill("9")  # NS left blank: 0
-    page.get_by_test_id("pedro-add").click()
-    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("9")
-    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
-    expect(page.get_by_test_id("pedro-points-question")).to_have_count(0)
-    expect(page.get_by_test_id("pedro-ledger-0-NS")).to_have_text("+0 → 0")
+    screen.get_by_test_id("pedro-points-NS").fill("7")  # typed instead: one card was unplayed
+    expect(question).to_have_count(0)
+    screen.get_by_test_id("pedro-add").click()
+    expect(screen.get_by_test_id("pedro-ledger-0-NS")).to_have_text("+7 → 7")
+    expect(screen.get_by_test_id("pedro-ledger-0-EW")).to_have_text("-9 → -9")
+    assert [hand["points"] for hand in calls[-1]["hands"]] == [{"NS": 7, "EW": 6}]
 
 
 def test_hands_recorded_while_the_service_is_slow_are_all_kept_once(page, open_game):
@@ -167,6 +177,7 @@ def test_hands_recorded_while_the_service_is_slow_are_all_kept_once(page, open_g
 
 def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
     open_game("pedro")
+    page.get_by_test_id("pedro-bid-7").check()
     page.get_by_test_id("pedro-points-NS").fill("3")
     page.get_by_test_id("pedro-points-EW").fill("1.5")  # not a whole number
     page.get_by_test_id("pedro-add").click()
@@ -196,6 +207,7 @@ def test_every_refusal_names_its_box_in_the_players_language(page, open_game):
         "details": {"hands[0].two_dealt_to": ["two_dealt_to / two_played_by"]},
     }
     page.route("**/api/v1/pedro/game*", lambda route: route.fulfill(status=400, json={"error": refusal}))
+    page.get_by_test_id("pedro-bid-7").check()  # the minimum of 9 took the bid of 7 away
     page.get_by_test_id("pedro-mode-cards").check()
     page.get_by_test_id("pedro-add").click()
     cards = page.get_by_test_id("pedro-cards-error")
@@ -226,7 +238,7 @@ def test_the_game_and_the_hand_being_entered_survive_a_reload(page, open_game):
     enter_points(page, "NS", 7, 9, 5)
     expect(page.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
     page.get_by_test_id("pedro-team-EW").check()
-    page.get_by_test_id("pedro-amount").select_option("9")
+    page.get_by_test_id("pedro-bid-9").check()
     page.get_by_test_id("pedro-mode-cards").check()
     page.get_by_test_id("pedro-trump").select_option("S")
     page.get_by_test_id("pedro-card-pedro-EW").check()
@@ -238,7 +250,7 @@ def test_the_game_and_the_hand_being_entered_survive_a_reload(page, open_game):
     expect(page.get_by_test_id("pedro-score-EW")).to_have_text("5")
     expect(page.get_by_test_id("pedro-target")).to_have_text("目標50点")
     expect(page.get_by_test_id("pedro-team-EW")).to_be_checked()
-    expect(page.get_by_test_id("pedro-amount")).to_have_value("9")
+    expect(page.get_by_test_id("pedro-bid-9")).to_be_checked()
     expect(page.get_by_test_id("pedro-trump")).to_have_value("S")
     expect(page.get_by_test_id("pedro-card-pedro-EW")).to_be_checked()
     expect(page.get_by_test_id("pedro-card-A-none")).to_be_checked()
@@ -265,7 +277,7 @@ def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, v
     set_rule(page, "target", 50)
     enter_points(page, "NS", 7, 9, 5)
     page.get_by_test_id("pedro-team-EW").check()
-    page.get_by_test_id("pedro-amount").select_option("8")
+    page.get_by_test_id("pedro-bid-8").check()
     page.get_by_test_id("pedro-mode-cards").check()
     page.get_by_test_id("pedro-trump").select_option("C")
     for card, team in [("A", "EW"), ("J", "EW"), ("10", "NS"), ("pedro", "EW"), ("low", "EW"), ("two", "NS")]:
@@ -321,7 +333,8 @@ def test_a_broken_link_opens_what_it_can_and_never_breaks_the_page(page):
     expect(page.get_by_test_id("pedro-ledger").locator("tbody")).to_have_count(1)
     expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
     expect(page.get_by_test_id("pedro-target")).to_have_text("目標100点")
-    expect(page.get_by_test_id("pedro-amount").locator("option")).to_have_count(6)  # 7 to the kept maximum, 12
+    bids = [str(a) for a in range(7, 13)]  # 7 to the kept maximum, 12
+    expect(page.get_by_test_id("pedro-amount").locator("label")).to_have_text(bids)
 
     # Links that hold no game leave the table kept on this phone as it was.
     for junk in ("%%%", link_for([1, 2]), link_for({"hands": {"a": 1}, "rules": [], "entry": {"cards": "x"}})):
@@ -362,7 +375,7 @@ def test_one_natural_word_per_concept(page, open_game):
     enter_points(page, "NS", 7, 14, 0)
     enter_points(page, "EW", 7, 0, 14)
     expect(page.get_by_test_id("pedro-warning")).to_have_text(
-        "⚠ 両チームが目標まで7点以内です。次のハンドはビッダー・ゴーズ・アウトです。入札チームが入札を達成すれば、その時点で勝利です。"
+        "⚠ 両チームが目標まで7点以内です。次のハンドはビッダー・ゴーズ・アウトです。"
     )
     expect(page.get_by_test_id("pedro-explanation")).to_contain_text("次のハンドはビッダー・ゴーズ・アウトです")
     page.get_by_test_id("pedro-mode-cards").check()
@@ -374,5 +387,108 @@ def test_one_natural_word_per_concept(page, open_game):
     named = text.replace("ピードロ（Pedro）", "").replace("カリフォルニア・ピードロ", "")
     assert "入札者上がり" not in text and "ピードロ" not in named
     assert "ペドロ" in text and "ロー・ペドロ" in text
+    # ビッダー・ゴーズ・アウト is explained once, where it first appears: in the introduction.
+    gloss = "ビッダー・ゴーズ・アウト（入札チームが入札を達成すれば、その場で勝ち）"
+    assert text.index("ビッダー・ゴーズ・アウト") == text.index(gloss), text
+    own = text.replace(page.get_by_test_id("pedro-explanation").inner_text(), "")  # the form's own words
+    assert own.count("入札を達成すれば") == 1, own
     spaced = re.findall(r"\S [はがをにでの](?=\S)", text)
     assert spaced == [], spaced
+
+
+#: The audit's game, to 62: (bidding team, bid, NS points, EW points); hand 9 left a point
+#: card unplayed (13 points); hand 11 starts with both teams within 7 of the target, and
+#: NS goes out with it, 64 to 63.
+AUDIT_GAME = [
+    ("NS", 7, 9, 5),
+    ("EW", 8, 4, 10),
+    ("NS", 7, 6, 8),
+    ("EW", 9, 3, 11),
+    ("NS", 10, 11, 3),
+    ("EW", 7, 8, 6),
+    ("NS", 8, 13, 1),
+    ("EW", 11, 2, 12),
+    ("NS", 7, 8, 5),
+    ("EW", 9, 4, 10),
+    ("NS", 7, 9, 5),
+]
+
+
+@pytest.fixture
+def phone(browser, base_url):
+    """A guarded page on the audit's phone (390x844)."""
+    yield from guarded_page(browser, base_url, SCREENS["phone"])
+
+
+def test_eleven_hands_fit_a_short_page(phone):
+    """After the audit's 11 hands the page was 2,824 px tall on the 390x844 phone (each hand
+    two lines and its explanation, the finished game's entry still open). Now each hand is one
+    line, its explanation on a tap, and the finished entry collapses."""
+    open_pedro(phone)
+    set_rule(phone, "target", 62)
+    expect(phone.get_by_test_id("pedro-target")).to_have_text("目標62点")
+    phone.get_by_test_id("pedro-settings").locator("summary").click()
+    for k, (team, bid, ns, ew) in enumerate(AUDIT_GAME):
+        points = {"NS": ns, "EW": ew}
+        other = "EW" if team == "NS" else "NS"
+        phone.get_by_test_id(f"pedro-team-{team}").check()
+        phone.get_by_test_id(f"pedro-bid-{bid}").click()
+        phone.get_by_test_id(f"pedro-points-{team}").fill(str(points[team]))
+        fill = phone.get_by_test_id("pedro-points-fill")
+        if ns + ew == 14:  # the whole hand: the other team's points are offered, one tap
+            expect(fill).to_have_attribute("data-points", str(points[other]))
+            fill.click()
+        else:
+            phone.get_by_test_id(f"pedro-points-{other}").fill(str(points[other]))
+            phone.get_by_test_id("pedro-add").click()
+        expect(phone.get_by_test_id(f"pedro-ledger-row-{k}")).to_be_visible()
+    expect(phone.get_by_test_id("pedro-winner")).to_have_text("★ NSの勝ち！")
+    expect(phone.get_by_test_id("pedro-ranking-0")).to_have_text("★NS64")
+    expect(phone.get_by_test_id("pedro-ranking-1")).to_have_text("EW63")
+    expect(phone.get_by_test_id("pedro-ledger-row-10").locator(".badge")).to_have_text("ビッダー・ゴーズ・アウト")
+
+    lines = phone.get_by_test_id("pedro-ledger").locator("tr.line")
+    heights = lines.evaluate_all("(rows) => rows.map((row) => Math.round(row.getBoundingClientRect().height))")
+    assert len(heights) == 11 and max(heights) <= 48, heights  # one line each (a 44 px tap target)
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    assert height <= 1700, f"{height} px after 11 hands (2,824 px before; 1,532 px on 2026-12-06)"
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def axe_page(request, browser, base_url):
+    """A guarded page on the narrowest phone, then on a desktop; bypass_csp: axe is injected
+    as an inline script (as in test_accessibility.py)."""
+    yield from guarded_page(browser, base_url, PHONE if request.param == "phone" else DESKTOP, bypass_csp=True)
+
+
+def test_the_offer_the_questions_and_the_open_ledger_pass_axe_with_big_targets(axe_page):
+    """What this tab adds (the points offer, the questions for the bid and the points, a
+    ledger line opened, the finished game) as accessible as the rest: axe finds no serious
+    violation and every control is at least 44x44 px."""
+    assert AXE.exists(), f"axe-core is missing: run `npm install --prefix tests/browser` ({AXE})"
+    source = AXE.read_text()
+    page = axe_page
+    open_pedro(page)
+    set_rule(page, "target", 20)
+    enter_points(page, "NS", 7, 14, 0)
+    expect(page.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+    page.get_by_test_id("pedro-ledger-toggle-0").click()
+    page.get_by_test_id("pedro-add").click()  # no bid, both boxes blank: both asked
+    expect(page.get_by_test_id("pedro-bid-question")).to_be_visible()
+    expect(page.get_by_test_id("pedro-points-question")).to_contain_text("両方とも空欄")
+    assert violations(page, source) == []
+    page.get_by_test_id("pedro-team-EW").check()
+    page.get_by_test_id("pedro-bid-7").check()
+    page.get_by_test_id("pedro-points-EW").fill("14")
+    expect(page.get_by_test_id("pedro-points-fill")).to_have_text("はい、0点で記録")
+    assert violations(page, source) == []
+    small = [t for t in page.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
+    assert small == []
+    page.get_by_test_id("pedro-points-fill").click()
+    expect(page.get_by_test_id("pedro-warning")).to_be_visible()
+    enter_points(page, "EW", 7, 7, 7)
+    expect(page.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
+    assert violations(page, source) == []
+    small = [t for t in page.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
+    assert small == []
+    assert page.evaluate(CONTRAST, "panel-pedro") == []

@@ -1,10 +1,12 @@
 // Apero: tap cards by colour and value for each player; the service scores every colour
 // with + and ×, shows the expression, the totals and the winner. Each card button shows
 // the copies left in the chosen sets (docs/rules/apero.md, Cards) and refuses one more at
-// the card; the totals stay in view in a bar at the bottom while cards are tapped.
+// the card; the totals (and 「どれを取る？」) stay in view in a bar at the bottom while cards
+// are tapped. A player's hand folds to one line when the next player is added; on a wide
+// screen the players sit side by side.
 
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
-import { h, onPage, patch, rankingStrip, showAnswer, unchanged } from './dom.js';
+import { h, onPage, patch, rankingStrip, showAnswer, unchanged, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
 import { keep, kept } from './store.js';
 
@@ -19,6 +21,11 @@ const MAX_CARDS = 360; // per player, as the API accepts
 const COPIES = { 1: 2, 2: 3, 3: 1, '-3': 2, '-2': 3, '-1': 1 };
 
 const state = { sets: 1, players: [newPlayer()], result: null, placed: null, sentIndex: [] };
+// The hands folded to one line (the players, as objects): done once the next player is added.
+let folded = new WeakSet();
+// 「使い方」: open until read (the first card entered, or closed by hand); then closed on the next visit.
+const help = { open: true, read: false };
+const INTRO = 'apero.intro'; // kept apart from the table (store.js): never in a shared link
 // どれを取る？: the face-up table cards, who is choosing, and the ranked options
 const pick = { table: [], me: 0, result: null, placed: null, open: false };
 const latest = latestOnly();
@@ -34,6 +41,40 @@ const signed = (n) => `${n > 0 ? '+' : ''}${n}`;
 /** 「赤1」 (ja) or 'red 1' (en); `label` is the colour's name when the service gave it. */
 const cardText = (card, label = colorName(card.color)) => t('apero.cardName', { color: label, value: card.value });
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
+/** `key.one` or `key.other`, as `n` asks in the form's language (Japanese has `.other` only). */
+const plural = (key, n, params = {}) => t(`${key}.${new Intl.PluralRules(getLang()).select(Number(n))}`, { n, ...params });
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** 「プレイヤー1」 as a pattern: the name the form gives a player left unnamed. */
+function placeholderPattern() {
+  const [before, after = ''] = t('apero.playerN', { n: '\u0000' }).split('\u0000');
+  return `${escaped(before)}[0-9]+${escaped(after)}`;
+}
+
+/** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」 (a placeholder takes no さん). */
+const person = (name) => (new RegExp(`^${placeholderPattern()}$`).test(name) ? name : t('apero.person', { name }));
+
+/** The service's sentences put さん after every name: not after a placeholder. */
+function plainNames(text) {
+  const honorific = t('apero.person', { name: '' });
+  if (!honorific || typeof text !== 'string') return text;
+  return text.replace(new RegExp(`(${placeholderPattern()})${escaped(honorific)}`, 'g'), '$1');
+}
+
+/** 「アキさん」, 「アキさんとベンさん」, 「アキさん、ベンさんとカイさん」. */
+function namesText(names) {
+  const people = names.map(person);
+  if (people.length < 2) return people.join('');
+  return t('apero.names.last', { rest: people.slice(0, -1).join(t('apero.names.separator')), last: people.at(-1) });
+}
+
+/** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」. */
+function winnerText(result) {
+  const top = result.players.find((p) => p.name === result.winners[0]);
+  if (!top) return plainNames(result.explanation);
+  return t(result.winners.length > 1 ? 'apero.winner.shared' : 'apero.winner.single',
+    { names: namesText(result.winners), points: plural('apero.pointsN', top.total_text, { total: top.total_text }) });
+}
 
 function countOf(cards, color, value) {
   return cards.filter((c) => c.color === color && c.value === value).length;
@@ -54,7 +95,15 @@ function addCard(cards, prefix, color, value) {
   }
   refused = null;
   cards.push({ color, value });
+  introRead();
   change();
+}
+
+/** The intro has done its work: from the next visit on it starts closed. */
+function introRead() {
+  if (help.read) return;
+  help.read = true;
+  keep(INTRO, { read: true });
 }
 
 /** The explanation of a refused card, with a button that adds a set and then the card. */
@@ -64,7 +113,7 @@ function refusal(cards, prefix) {
   const card = cardText({ color, value });
   const more = state.sets < MAX_SETS;
   return h('div', { class: 'field-error', role: 'alert', testid: `${prefix}-refused` },
-    t('apero.noneLeft', { card, sets: state.sets, copies: state.sets * COPIES[value] }),
+    plural('apero.noneLeft', state.sets, { card, sets: state.sets, copies: state.sets * COPIES[value] }),
     more ? [' ', h('button', { type: 'button', class: 'small', id: `${prefix}-add-set`, testid: `${prefix}-add-set`,
       onclick: () => { state.sets += 1; refused = null; cards.push({ color, value }); change(`${prefix}-${color}-${value}`); } },
     t('apero.addSetAndCard', { sets: state.sets + 1, card }))] : null);
@@ -123,6 +172,8 @@ async function score() {
   state.players.forEach((player, i) => {
     const count = document.getElementById(`apero-p${i}-count`);
     if (count) patch(count, handCount(player, i));
+    const line = document.getElementById(`apero-p${i}-line-total`);
+    if (line) patch(line, lineTotal(i));
   });
   renderResults();
   renderTotals();
@@ -195,15 +246,58 @@ function resultOf(i) {
 /** 「取ったカード6枚」 and, when scored, the player's running total. */
 function handCount(player, i) {
   const scored = resultOf(i);
-  return [t('apero.handCount', { n: player.cards.length }),
-    scored ? h('strong', { class: 'running-total', testid: `apero-p${i}-running` }, t('apero.runningTotal', { total: scored.total_text })) : null];
+  return [plural('apero.handCount', player.cards.length),
+    scored ? h('strong', { class: 'running-total', testid: `apero-p${i}-running` }, plural('apero.runningTotal', scored.total_text, { total: scored.total_text })) : null];
+}
+
+/** A folded hand's total: 「27点」 once scored. */
+function lineTotal(i) {
+  const scored = resultOf(i);
+  return scored ? plural('apero.runningTotal', scored.total_text, { total: scored.total_text }) : '';
+}
+
+/** Folded: the hand is done (the next player was added, or it was folded by hand); a hand
+ * the service refused stays open at its reason. */
+function isFolded(player, i) {
+  return folded.has(player) && player.cards.length > 0 && !state.placed?.bySlot?.[`cards-${i}`] && !state.placed?.bySlot?.[`name-${i}`];
+}
+
+/** Fold or open a hand. Opening one folds the others that hold cards; the hand opened comes into view. */
+function toggleHand(i) {
+  const player = state.players[i];
+  if (isFolded(player, i)) {
+    state.players.forEach((other) => { if (other.cards.length) folded.add(other); });
+    folded.delete(player);
+    render();
+    whenRendered(() => document.getElementById(`apero-p${i}-toggle`)?.scrollIntoView({ block: 'nearest', behavior: 'instant' }));
+  } else {
+    folded.add(player);
+    render();
+  }
+}
+
+/** One line for a folded hand: the name, the cards and the total; a tap opens it. */
+function foldedLine(player, i) {
+  return h('h3', { id: `apero-p${i}-title`, class: 'player-head' },
+    h('button', { type: 'button', class: 'player-toggle', id: `apero-p${i}-toggle`, testid: `apero-p${i}-toggle`,
+      'aria-expanded': 'false', 'aria-controls': `apero-p${i}-body`, onclick: () => toggleHand(i) },
+    h('span', { class: 'chevron', 'aria-hidden': 'true' }),
+    h('span', { class: 'player-name' }, playerName(player, i)),
+    h('span', { class: 'player-cards' }, plural('apero.handSummary', player.cards.length)),
+    h('strong', { class: 'player-total', id: `apero-p${i}-line-total`, testid: `apero-p${i}-line-total` }, lineTotal(i))));
 }
 
 function playerSection(player, i) {
   const nameId = `apero-p${i}-name`;
-  return h('section', { class: 'card-box player', testid: `apero-player-${i}`, 'aria-labelledby': `apero-p${i}-title` },
+  const closed = isFolded(player, i);
+  return h('section', { class: `card-box player${closed ? ' folded' : ''}`, testid: `apero-player-${i}`, 'aria-labelledby': `apero-p${i}-title` },
+    closed ? foldedLine(player, i) : h('h3', { id: `apero-p${i}-title`, class: 'sr-only' }, playerName(player, i)),
+    h('div', { id: `apero-p${i}-body`, class: 'player-body', hidden: closed }, playerBody(player, i, nameId, closed)));
+}
+
+function playerBody(player, i, nameId, closed) {
+  return [
     h('div', { class: 'row' },
-      h('h3', { id: `apero-p${i}-title`, class: 'sr-only' }, playerName(player, i)),
       h('label', { for: nameId }, t('apero.name')),
       h('input', { id: nameId, testid: `apero-p${i}-name`, type: 'text', maxlength: 40, autocomplete: 'off',
         placeholder: t('apero.playerN', { n: i + 1 }), value: player.name,
@@ -215,39 +309,46 @@ function playerSection(player, i) {
     // Below the picker: a total arriving never moves the card buttons under a finger.
     h('div', { class: 'hand-head' },
       h('span', { id: `apero-p${i}-count` }, handCount(player, i)),
-      player.cards.length ? h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-clear`,
-        onclick: () => { player.cards = []; change(`apero-p${i}-name`); } }, t('apero.clear')) : null),
+      player.cards.length ? h('span', { class: 'hand-actions' },
+        h('button', { type: 'button', class: 'small secondary', testid: `apero-p${i}-clear`,
+          onclick: () => { player.cards = []; change(`apero-p${i}-name`); } }, t('apero.clear')),
+        // Folded, the hand is one line whose button takes this id (and the focus).
+        closed ? null : h('button', { type: 'button', class: 'small secondary fold', id: `apero-p${i}-toggle`, testid: `apero-p${i}-fold`,
+          'aria-expanded': 'true', 'aria-controls': `apero-p${i}-body`, onclick: () => toggleHand(i) },
+        h('span', { class: 'chevron', 'aria-hidden': 'true' }), t('apero.fold'))) : null),
     handStrip(player, i),
-    fieldError(state.placed, `cards-${i}`, `apero-error-${i}`));
+    fieldError(state.placed, `cards-${i}`, `apero-error-${i}`),
+  ];
 }
 
 function resultView() {
   const result = state.result;
   if (!result) return state.placed ? null : h('p', { class: 'hint' }, t('apero.tapHint'));
-  return resultCards(result, (k) => state.sentIndex[k]);
+  return resultCards(result, (k) => state.sentIndex[k], 'apero', { compact: true });
 }
 
 /**
  * The result cards of a score: the winner line, then each player's colours, expressions
  * and total. `slot(k)` numbers the k-th player in test ids; `prefix` starts them (the chat
- * shows the same cards under its own prefix).
+ * shows the same cards under its own prefix). `compact` (the form) leaves out each
+ * player's sentence, which says again what the table shows.
  */
-export function resultCards(result, slot = (k) => k, prefix = 'apero') {
+export function resultCards(result, slot = (k) => k, prefix = 'apero', { compact = false } = {}) {
   const players = result.players.map((p, k) => {
     const ui = slot(k);
     return h('article', { class: 'card-box result', testid: `${prefix}-result-${ui}` },
-      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `${prefix}-total-${ui}` }, p.total_text), h('span', { class: 'unit' }, t('apero.points'))),
+      h('h3', null, p.name, ' ', h('span', { class: 'total', testid: `${prefix}-total-${ui}` }, p.total_text), h('span', { class: 'unit' }, plural('apero.unit', p.total_text))),
       h('table', { class: 'score-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('apero.color')), h('th', { scope: 'col' }, t('apero.expression')), h('th', { scope: 'col' }, t('apero.score')))),
         h('tbody', null, p.colors.map((c) => h('tr', { testid: `${prefix}-color-${ui}-${c.color}` },
           h('th', { scope: 'row' }, h('span', { class: `swatch c-${c.color}`, 'aria-hidden': 'true' }), c.label),
           h('td', { class: 'expr' }, c.expression),
           h('td', { class: 'num' }, c.score_text))))),
-      h('p', { class: 'explanation' }, p.explanation));
+      compact ? null : h('p', { class: 'explanation' }, plainNames(p.explanation)));
   });
   return [
     ranking(result, `${prefix}-ranking`),
-    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.explanation),
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', winnerText(result)),
     h('div', { class: 'results-grid' }, players),
   ];
 }
@@ -290,34 +391,52 @@ export function pickOptions(result, prefix = 'apero') {
     return h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `${prefix}-pick-option-${k}` },
       h('strong', null, h('span', { class: `swatch c-${option.card.color}`, 'aria-hidden': 'true' }), cardText(option.card, option.label)),
       ' ', h('span', { class: 'total', testid: `${prefix}-pick-gain-${k}` }, signed(option.gain)),
-      h('span', { class: 'unit' }, t('apero.points')),
+      h('span', { class: 'unit' }, plural('apero.unit', option.gain)),
       k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
-      h('p', { class: 'explanation' }, option.explanation),
+      h('p', { class: 'explanation' }, plainNames(option.explanation)),
       rivals.length ? h('p', { class: 'hint' }, t('apero.pick.others'), ': ', rivals.join(t('apero.pick.separator'))) : null);
   }));
 }
 
 function pickSection() {
   const names = state.players.map(playerName);
-  return h('details', { class: 'card-box pick', testid: 'apero-pick', open: pick.open || pick.table.length > 0,
+  return h('details', { class: 'card-box pick', id: 'apero-pick', testid: 'apero-pick', open: pick.open || pick.table.length > 0,
     ontoggle: (e) => { pick.open = e.target.open; } },
-    h('summary', { testid: 'apero-pick-open' }, t('apero.pick.title')),
-    h('p', { class: 'hint' }, t('apero.pick.intro')),
-    h('div', { class: 'row' },
-      h('label', { for: 'apero-pick-me' }, t('apero.pick.me')),
-      h('select', { id: 'apero-pick-me', testid: 'apero-pick-me', value: String(Math.min(pick.me, names.length - 1)),
-        onchange: (e) => { pick.me = Number(e.target.value); change(); } },
-      names.map((name, i) => h('option', { value: String(i) }, name)))),
-    fieldError(pick.placed, 'me', 'apero-pick-me-error'),
-    h('div', { class: 'picker' }, cardPicker(pick.table, 'apero-table', 'apero.pick.addCard')),
-    h('div', { class: 'hand-head' },
-      h('span', null, t('apero.pick.tableCount', { n: pick.table.length })),
-      pick.table.length ? h('button', { type: 'button', class: 'small secondary', testid: 'apero-table-clear',
-        onclick: () => { pick.table = []; change('apero-pick-me'); } }, t('apero.pick.clear')) : null),
-    tableStrip(),
-    fieldError(pick.placed, 'table', 'apero-table-error'),
-    errorBox(pick.placed && !pick.placed.bySlot.table && !pick.placed.bySlot.me ? pick.placed : null, 'apero-pick-error'),
-    optionsView());
+    h('summary', { id: 'apero-pick-summary', testid: 'apero-pick-open' }, t('apero.pick.title')),
+    // On a wide screen the table cards and the answer sit side by side.
+    h('div', { class: 'pick-body' },
+      h('div', { class: 'pick-entry' },
+        h('p', { class: 'hint' }, t('apero.pick.intro')),
+        h('div', { class: 'row' },
+          h('label', { for: 'apero-pick-me' }, t('apero.pick.me')),
+          h('select', { id: 'apero-pick-me', testid: 'apero-pick-me', value: String(Math.min(pick.me, names.length - 1)),
+            onchange: (e) => { pick.me = Number(e.target.value); change(); } },
+          names.map((name, i) => h('option', { value: String(i) }, name)))),
+        fieldError(pick.placed, 'me', 'apero-pick-me-error'),
+        h('div', { class: 'picker' }, cardPicker(pick.table, 'apero-table', 'apero.pick.addCard')),
+        h('div', { class: 'hand-head' },
+          h('span', null, plural('apero.pick.tableCount', pick.table.length)),
+          pick.table.length ? h('button', { type: 'button', class: 'small secondary', testid: 'apero-table-clear',
+            onclick: () => { pick.table = []; change('apero-pick-me'); } }, t('apero.pick.clear')) : null),
+        tableStrip(),
+        fieldError(pick.placed, 'table', 'apero-table-error')),
+      h('div', { class: 'pick-answer' },
+        errorBox(pick.placed && !pick.placed.bySlot.table && !pick.placed.bySlot.me ? pick.placed : null, 'apero-pick-error'),
+        optionsView())));
+}
+
+/** 「どれを取る？」 from the bar: the advice opens and comes into view, the focus on its heading. */
+function openPick() {
+  pick.open = true;
+  renderForm();
+  whenRendered(() => {
+    const section = document.querySelector('[data-testid="apero-pick"]');
+    const summary = document.getElementById('apero-pick-summary');
+    if (!section || !summary) return;
+    summary.focus({ preventScroll: true });
+    const top = section.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.4) section.scrollIntoView({ block: 'start', behavior: 'instant' });
+  });
 }
 
 export function render(focusFallback) {
@@ -331,20 +450,34 @@ export function render(focusFallback) {
 function renderForm(focusFallback) {
   patch(root, [
     h('h2', null, t('apero.title')),
-    h('p', { class: 'hint no-print' }, t('apero.intro')),
+    h('details', { class: 'intro no-print', testid: 'apero-intro', open: help.open,
+      ontoggle: (e) => { help.open = e.target.open; if (!help.open) introRead(); } },
+    h('summary', { testid: 'apero-intro-open' }, t('apero.introTitle')),
+    h('p', { class: 'hint' }, t('apero.intro'))),
     h('div', { class: 'row no-print' },
       h('label', { for: 'apero-sets' }, t('apero.sets')),
       h('select', { id: 'apero-sets', testid: 'apero-sets', value: String(state.sets),
         onchange: (e) => { state.sets = Number(e.target.value); refused = null; change(); } },
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h('option', { value: String(n) }, t('apero.setsN', { n })))),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h('option', { value: String(n) }, plural('apero.setsN', n)))),
       h('span', { class: 'hint' }, t('apero.setsHint'))),
     fieldError(state.placed, 'sets', 'apero-sets-error'),
-    // Printed, the page is the results: the entry parts are no-print.
-    h('div', { class: 'players no-print' }, state.players.map(playerSection)),
-    state.players.length < MAX_PLAYERS ? h('button', { type: 'button', id: 'apero-add-player', testid: 'apero-add-player',
-      onclick: () => { state.players.push(newPlayer()); change(); } }, t('apero.addPlayer')) : null,
+    // Printed, the page is the results: the entry parts are no-print. The add button is the
+    // grid's last cell, so that on a wide screen it stands beside the players.
+    h('div', { class: 'players no-print' }, state.players.map(playerSection),
+      state.players.length < MAX_PLAYERS ? h('button', { type: 'button', id: 'apero-add-player', testid: 'apero-add-player',
+        onclick: addPlayer }, t('apero.addPlayer')) : null),
     pickSection(),
   ], focusFallback);
+}
+
+/** The next player: the hands entered so far fold to one line, and the new name box takes the focus. */
+function addPlayer() {
+  for (const player of state.players) if (player.cards.length) folded.add(player);
+  state.players.push(newPlayer());
+  help.open = false;
+  const id = `apero-p${state.players.length - 1}-name`;
+  change();
+  whenRendered(() => document.getElementById(id)?.focus());
 }
 
 function renderResults() {
@@ -353,13 +486,17 @@ function renderResults() {
 }
 
 function renderTotals() {
-  // The bar also carries 「どれを取る？」's best card, and a button that brings the ranked
-  // options into view with the focus: they may be below the fold while table cards are tapped.
+  // The bar also carries 「どれを取る？」 itself (the advice is far down a phone's page), its
+  // best card, and a button that brings the ranked options into view with the focus: they
+  // may be below the fold while table cards are tapped.
   const best = pick.result?.options?.[0];
   patch(totals, [
-    state.result && state.result.players.length ? [
-      h('span', { class: 'sr-only' }, t('apero.totals')),
-      ranking(state.result, 'apero-totals-ranking')] : null,
+    h('div', { class: 'bar-row' },
+      state.result && state.result.players.length ? h('div', { class: 'bar-totals' },
+        h('span', { class: 'sr-only' }, t('apero.totals')),
+        ranking(state.result, 'apero-totals-ranking')) : h('div', { class: 'bar-totals' }),
+      h('button', { type: 'button', class: 'small bar-pick', testid: 'apero-totals-pick', 'aria-controls': 'apero-pick',
+        onclick: openPick }, t('apero.pick.title'))),
     best ? h('div', { class: 'bar-advice' },
       h('p', { testid: 'apero-totals-best' },
         t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: cardText(best.card, best.label), gain: signed(best.gain) })),
@@ -391,6 +528,10 @@ export function restore(data) {
   state.players = players.filter((p) => p && typeof p === 'object')
     .map((p) => ({ name: typeof p.name === 'string' ? p.name.slice(0, 40) : '', cards: cardsFrom(p.cards) }));
   if (!state.players.length) state.players = [newPlayer()];
+  // Every hand folds but the last one that holds cards: the one being entered, or the last.
+  folded = new WeakSet();
+  const last = state.players.findLastIndex((p) => p.cards.length);
+  state.players.forEach((p, i) => { if (p.cards.length && i !== last) folded.add(p); });
   pick.table = cardsFrom(data.table);
   pick.me = Number.isInteger(data.me) && data.me >= 0 && data.me < state.players.length ? data.me : 0;
   state.result = null; state.placed = null; pick.result = null; pick.placed = null; refused = null;
@@ -406,12 +547,12 @@ export function scoreText() {
   const result = state.result;
   if (!result) return '';
   const winners = new Set(result.winners);
-  const lines = [`${t('apero.title')} (${t('apero.setsN', { n: state.sets })})`];
+  const lines = [t('apero.text.title', { title: t('apero.title'), sets: plural('apero.setsN', state.sets) })];
   for (const p of [...result.players].sort(byTotal((player) => player.total_text))) {
-    lines.push(`${winners.has(p.name) ? '★ ' : ''}${p.name}: ${p.total_text}${t('apero.points')}`);
+    lines.push(t('apero.text.row', { mark: winners.has(p.name) ? '★ ' : '', name: p.name, points: plural('apero.pointsN', p.total_text, { total: p.total_text }) }));
     lines.push(`  ${p.colors.map((c) => `${c.label} ${c.expression} = ${c.score_text}`).join(' / ')}`);
   }
-  lines.push(result.explanation);
+  lines.push(winnerText(result));
   return lines.join('\n');
 }
 
@@ -425,6 +566,11 @@ export function mount(panel) {
   live = h('section', { class: 'results', 'aria-live': 'polite', testid: 'apero-results' });
   totals = h('div', { class: 'totals-bar', testid: 'apero-totals' });
   panel.replaceChildren(root, live, totals);
+  help.read = Boolean(kept(INTRO)?.read);
+  help.open = !help.read;
   const saved = kept('apero');
   if (saved) restore(saved); else render();
 }
+
+/** The last score shown (POST apero/score's answer), or null: record.js keeps it in BG Stats. */
+export function lastResult() { return state.result; }

@@ -6,7 +6,7 @@
 import { errorBox, latestOnly, pathParts, post } from './api.js';
 import { h, onPage, patch, rankingStrip, showAnswer, whenRendered } from './dom.js';
 import { t } from './i18n.js';
-import { AREA_COLORS, EDGES, VARIETIES, describeTile, orchardSvg } from './orchard.js';
+import { AREA_COLORS, EDGES, FIELDS, VARIETIES, describeTile, orchardLegend, orchardSvg } from './orchard.js';
 import { keep, kept } from './store.js';
 
 const GAME = 'applejack';
@@ -24,9 +24,14 @@ const newTaken = () => ({ apples: {}, blossoms: 0, beehives: ['e'], price: 3 });
 
 const state = {
   players: [newPlayer()], current: 0, first: 'red', second: '', die: 1, times: 1, taken: newTaken(),
+  finalOnly: false, // 最終得点の分だけ: the editor and the actions ask only what the final score needs
   last: null, // the kind of answer asked for last (asked again after a reload)
   selected: null, hex: null, view: null, shown: 0, placed: null, redo: null,
+  previous: null, // the field open before the one in the editor (「前と同じタイル」 copies its tile)
+  adviceOpen: false, areasOpen: false, // the disclosures どこに置く？ and 品種ごとのエリア, open or not
 };
+/** What a render starts without: nothing selected, no answer, no marks. */
+const FRESH = { selected: null, hex: null, view: null, shown: 0, placed: null, redo: null, previous: null };
 const latest = latestOnly();
 const boxes = {};
 /** Nodes of the newest render that an answer may move the focus to. */
@@ -78,6 +83,7 @@ function cleanState(data) {
     die: [1, 2, 3].includes(data.die) ? data.die : 1,
     times: [1, 2].includes(data.times) ? data.times : 1,
     taken: taken ? { apples: taken.apples, blossoms: taken.blossoms, beehives: taken.beehives, price: taken.price } : newTaken(),
+    finalOnly: data.finalOnly === true,
     last: REPEATABLE.includes(data.last) ? data.last : null,
   };
 }
@@ -100,7 +106,7 @@ export function snapshot() {
       tiles: Object.fromEntries(Object.entries(p.tiles).map(([field, tile]) => [field, keptTile(tile)])),
     })),
     current: state.current, first: state.first, second: state.second, die: state.die, times: state.times,
-    taken: keptTile(state.taken), last: state.last,
+    taken: keptTile(state.taken), finalOnly: state.finalOnly, last: state.last,
   };
 }
 
@@ -110,7 +116,7 @@ function save() { keep(GAME, snapshot()); }
 const legacy = (raw) => (isObject(raw?.tiles) ? { players: [{ tiles: raw.tiles }] } : null);
 
 function apply(clean) {
-  Object.assign(state, clean, { selected: null, hex: null, view: null, shown: 0, placed: null, redo: null });
+  Object.assign(state, clean, FRESH);
 }
 
 /** A shared link's data: a bad one changes nothing. */
@@ -422,7 +428,7 @@ function takenEdited() {
 function switchPlayer(k) {
   if (k === state.current) return;
   latest(async () => null);
-  Object.assign(state, { current: k, selected: null, hex: null, view: null, placed: null, redo: null, last: null });
+  Object.assign(state, FRESH, { current: k, last: null });
   save();
   render();
 }
@@ -497,12 +503,22 @@ function shownAreas() {
 const fieldSlots = () => Object.keys(state.placed?.bySlot || {}).filter((k) => k.startsWith('field-')).map((k) => Number(k.slice(6)));
 
 function pickField(field) {
+  const moved = state.selected !== field;
+  if (state.selected && moved) state.previous = state.selected;
   state.selected = field;
   state.hex = field;
   built = {};
   render();
   whenShown(built.title, (title) => {
     title.focus({ preventScroll: true });
+    const sheet = title.closest('.editor');
+    if (moved) sheet.scrollTop = 0; // another field: its panel starts at the top
+    if (getComputedStyle(sheet).position === 'fixed') { // a panel over the page: the orchard above it in view
+      const orchard = boxes.orchard.querySelector('svg').getBoundingClientRect();
+      const top = sheet.getBoundingClientRect().top;
+      if (orchard.top < 0 || orchard.bottom > top + 1) window.scrollBy({ top: orchard.top - 4, behavior: 'instant' });
+      return;
+    }
     const top = boxes.editor.getBoundingClientRect().top;
     if (top < 0 || top > window.innerHeight * 0.6) boxes.editor.scrollIntoView({ block: 'start', behavior: 'instant' });
   });
@@ -520,6 +536,7 @@ function renderOrchard() {
     }),
     built['aj-field-errors'] = errorFields.size ? h('ul', { class: 'field-error', id: 'aj-field-errors', testid: 'aj-field-errors' },
       [...errorFields].sort((a, b) => a - b).flatMap((f) => state.placed.bySlot[`field-${f}`].map((reason) => h('li', null, reason)))) : null,
+    orchardLegend(),
   ]);
 }
 
@@ -552,27 +569,41 @@ function choice(type, name, id, checked, text, onchange, extra = {}) {
     h('input', { type, name, id, testid: id, checked, onchange, ...extra }), h('span', null, text));
 }
 
-/** A tree tile's apples per variety: inputs `<prefix>-<variety>` that set `tile.apples`. */
-function appleInputs(prefix, boxPrefix, errorId, tile, changed) {
-  return h('fieldset', { class: 'plain' }, h('legend', null, t('aj.apples')),
+/**
+ * A tree tile's apples per variety, and its blossoms: inputs `<prefix>-<variety>` (and
+ * `blossomsId`) showing `tile`; `update(fn)` runs `fn` on the tile to change, then says so.
+ */
+function appleInputs(prefix, boxPrefix, errorId, tile, update, blossomsId) {
+  return h('fieldset', { class: 'plain' }, h('legend', null, t('aj.applesBlossoms')),
     h('div', { class: 'apple-grid' }, VARIETIES.map((v) => h('span', { class: 'field' },
       h('label', { for: `${prefix}-${v}` }, h('span', { class: `apple-dot v-${v}`, 'aria-hidden': 'true' }), varietyName(v)),
       numberBox(`${prefix}-${v}`, `${boxPrefix}.apples.${v}`, errorId, tile.apples[v] || null, RANGE.apples,
-        (n) => { tile.apples[v] = n ?? 0; changed(); }, '0')))));
+        (n) => update((real) => { real.apples[v] = n ?? 0; }), '0'))),
+    labelled(blossomsId, t('aj.blossoms'), numberBox(blossomsId, `${boxPrefix}.blossoms`, errorId, tile.blossoms || null, RANGE.blossoms,
+      (n) => update((real) => { real.blossoms = n ?? 0; }), '0'))));
 }
 
-/** A tree tile's beehive edges: checkboxes `<prefix>-<edge>` that set `tile.beehives` (in EDGES order). */
-function edgeChecks(prefix, box, errorId, legend, tile, changed) {
+/** A tree tile's beehive edges: checkboxes `<prefix>-<edge>` (set in EDGES order), as appleInputs. */
+function edgeChecks(prefix, box, errorId, legend, tile, update) {
   const bad = state.placed?.boxes.has(box);
   return h('fieldset', { class: 'plain', 'aria-invalid': bad ? 'true' : null, 'aria-describedby': bad ? errorId : null },
     h('legend', null, legend),
     h('div', { class: 'edge-grid' }, ['nw', 'ne', 'w', 'e', 'sw', 'se'].map((edge) => choice('checkbox', null, `${prefix}-${edge}`,
-      tile.beehives.includes(edge), t(`aj.edge.${edge}`), (e) => {
-        tile.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : tile.beehives.includes(x)));
-        changed();
-      }))));
+      tile.beehives.includes(edge), t(`aj.edge.${edge}`), (e) => update((real) => {
+        real.beehives = EDGES.filter((x) => (x === edge ? e.target.checked : real.beehives.includes(x)));
+      })))));
 }
 
+const LAST_FIELD = FIELDS.length;
+const copyTile = (tile) => JSON.parse(JSON.stringify(tile));
+
+/**
+ * The tile editor of the selected field: on a phone a panel over the bottom of the screen,
+ * the orchard above it in view; on a wide screen beside the orchard. An empty field shows
+ * a tree's boxes too (most tiles are trees): filling one makes it a tree. 「次の畑」 opens the
+ * next field, 「前と同じタイル」 copies the tile of the field open before; Escape closes it.
+ * With 最終得点の分だけ it asks only for what the final score needs (apples and blossoms).
+ */
 function editor() {
   const field = state.selected;
   if (!field) return h('p', { class: 'hint' }, t('aj.pickField'));
@@ -586,26 +617,55 @@ function editor() {
     edited();
     renderEditor();
   };
-  return h('div', { class: 'card-box editor', testid: 'aj-editor' },
-    built.title = h('h3', { id: 'aj-editor-title', tabindex: -1 }, t('aj.fieldN', { n: field }), ' ', h('small', { id: 'aj-editor-summary' }, describeTile(tile))),
-    slotError(`field-${field}`, err),
-    h('fieldset', { class: 'choice', testid: 'aj-kind' }, h('legend', null, t('aj.kind')),
-      ['empty', 'tree', 'pasture'].map((value) => choice('radio', 'aj-kind', `aj-kind-${value}`, kind === value, t(`aj.kind.${value}`), () => setKind(value)))),
-    kind === 'tree' ? [
-      appleInputs('aj-apples', `f${field}`, err, tile, edited),
-      h('div', { class: 'row' },
-        labelled('aj-blossoms', t('aj.blossoms'), numberBox('aj-blossoms', `f${field}.blossoms`, err, tile.blossoms || null, RANGE.blossoms,
-          (n) => { tile.blossoms = n ?? 0; edited(); }, '0')),
-        labelled('aj-price', t('aj.price'), numberBox('aj-price', `f${field}.price`, err, tile.price, RANGE.price,
-          (n) => { tile.price = n; edited(); }))),
-      edgeChecks('aj-hive', `f${field}.beehives`, err, t('aj.beehiveEdges'), tile, edited),
-    ] : null,
-    h('div', { class: 'row' },
-      tile ? h('button', { type: 'button', class: 'secondary', id: 'aj-placement-go', testid: 'aj-placement-go', onclick: placement }, t('aj.placement')) : null,
-      h('button', {
-        type: 'button', class: 'secondary', id: 'aj-editor-close', testid: 'aj-editor-close',
-        onclick: () => { state.selected = null; render(); document.getElementById(`aj-field-${field}`)?.focus(); },
-      }, t('aj.done'))));
+  const update = (fn) => { // a box of an empty field makes it a tree
+    const fresh = !me().tiles[field];
+    if (fresh) me().tiles[field] = newTree();
+    fn(me().tiles[field]);
+    edited();
+    if (fresh) renderEditor();
+  };
+  const shown = tile && !tile.pasture ? tile : newTree();
+  const before = state.previous && state.previous !== field ? me().tiles[state.previous] : null;
+  return h('div', {
+    class: 'card-box editor aj-sheet', testid: 'aj-editor', role: 'dialog', 'aria-labelledby': 'aj-editor-title',
+    onkeydown: (e) => { if (e.key === 'Escape') { e.preventDefault(); closeEditor(); } },
+  },
+  h('div', { class: 'aj-sheet-head' }, // the close button first, so that Tab from the title goes on to the tile
+    h('button', { type: 'button', class: 'secondary small', id: 'aj-editor-close', testid: 'aj-editor-close', onclick: closeEditor }, t('aj.done')),
+    built.title = h('h3', { id: 'aj-editor-title', tabindex: -1 }, t('aj.fieldN', { n: field }), ' ', h('small', { id: 'aj-editor-summary' }, describeTile(tile)))),
+  slotError(`field-${field}`, err),
+  h('fieldset', { class: 'choice', testid: 'aj-kind' }, h('legend', null, t('aj.kind')),
+    ['empty', 'tree', 'pasture'].map((value) => choice('radio', 'aj-kind', `aj-kind-${value}`, kind === value, t(`aj.kind.${value}`), () => setKind(value)))),
+  kind === 'pasture' ? null : [
+    kind === 'empty' ? h('p', { class: 'hint' }, t('aj.emptyHint')) : null,
+    appleInputs('aj-apples', `f${field}`, err, shown, update, 'aj-blossoms'),
+    state.finalOnly ? null : [
+      h('div', { class: 'row' }, labelled('aj-price', t('aj.price'), numberBox('aj-price', `f${field}.price`, err, shown.price, RANGE.price,
+        (n) => update((real) => { real.price = n; })))),
+      edgeChecks('aj-hive', `f${field}.beehives`, err, t('aj.beehiveEdges'), shown, update),
+    ],
+  ],
+  tile && !state.finalOnly
+    ? h('div', { class: 'row' }, h('button', { type: 'button', class: 'secondary', id: 'aj-placement-go', testid: 'aj-placement-go', onclick: placement }, t('aj.placement')))
+    : null,
+  h('div', { class: 'row aj-sheet-keys' },
+    before ? h('button', {
+      type: 'button', class: 'secondary', id: 'aj-same-tile', testid: 'aj-same-tile',
+      onclick: () => { me().tiles[field] = copyTile(before); edited(); renderEditor(); },
+    }, t('aj.sameTile'), h('small', null, describeTile(before))) : null,
+    field < LAST_FIELD ? h('button', {
+      type: 'button', class: 'secondary', id: 'aj-next-field', testid: 'aj-next-field', 'data-field': field + 1,
+      onclick: () => pickField(field + 1),
+    }, t('aj.nextField', { n: field + 1 })) : null));
+}
+
+/** The editor closes; the focus goes back to its field. */
+function closeEditor() {
+  const field = state.selected;
+  if (!field) return;
+  state.selected = null;
+  render();
+  whenRendered(() => document.getElementById(`aj-field-${field}`)?.focus());
 }
 
 // -- The actions ---------------------------------------------------------------------------------
@@ -621,6 +681,12 @@ function actions() {
     me().supply = n;
     edited();
   });
+  const finalForm = h('form', { class: 'card-box', testid: 'aj-final-form', onsubmit: (e) => { e.preventDefault(); finalScore(); } },
+    h('h3', null, t('aj.final')),
+    h('div', { class: 'row' }, labelled('aj-supply', t('aj.supply'), supplyBox('aj-final-error'))),
+    slotError('final', 'aj-final-error'),
+    h('button', { type: 'submit', id: 'aj-final-go', testid: 'aj-final-go' }, t('aj.finalGo')));
+  if (state.finalOnly) return h('div', { class: 'actions' }, finalForm);
   return h('div', { class: 'actions' },
     h('form', { class: 'card-box', testid: 'aj-harvest-form', onsubmit: (e) => { e.preventDefault(); harvest(); } },
       h('h3', null, t('aj.harvest')),
@@ -637,31 +703,54 @@ function actions() {
         [1, 2].map((n) => choice('radio', 'aj-times', `aj-times-${n}`, state.times === n, t(`aj.times${n}`), () => { state.times = n; save(); }))),
       slotError('blossoms', 'aj-blossoms-error'),
       h('button', { type: 'submit', id: 'aj-blossoms-go', testid: 'aj-blossoms-go' }, t('aj.blossomsGo'))),
-    h('form', { class: 'card-box', testid: 'aj-final-form', onsubmit: (e) => { e.preventDefault(); finalScore(); } },
-      h('h3', null, t('aj.final')),
-      h('div', { class: 'row' }, labelled('aj-supply', t('aj.supply'), supplyBox('aj-final-error'))),
-      slotError('final', 'aj-final-error'),
-      h('button', { type: 'submit', id: 'aj-final-go', testid: 'aj-final-go' }, t('aj.finalGo'))),
+    finalForm,
     adviceForm());
 }
 
-/** どこに置く？: the tile in hand as printed (beehives before turning it), and the honey held. */
+/** A disclosure that looks like a button (app.css: .aj-more); `key` in state keeps it open
+ * across renders (a patch would otherwise take the user's `open` away), none on a card
+ * drawn once (the chat's, the MCP view's). */
+function disclosure(key, { testid, open = key && state[key], className = '' }, summary, ...content) {
+  return h('details', {
+    class: `aj-more ${className}`.trim(), testid, open: open || null,
+    ontoggle: key ? (e) => { state[key] = e.target.open; } : null,
+  }, h('summary', { testid: `${testid}-summary` }, summary), ...content);
+}
+
+/** どこに置く？: the tile in hand as printed (beehives before turning it), and the honey held;
+ * folded away until asked for (open while it has something to fix). */
 function adviceForm() {
   const tile = state.taken;
   const err = 'aj-advice-error';
-  return h('form', { class: 'card-box', testid: 'aj-advice-form', onsubmit: (e) => { e.preventDefault(); advise(); } },
-    h('h3', null, t('aj.advice')),
-    h('p', { class: 'hint' }, t('aj.adviceHint')),
-    appleInputs('aj-taken-apples', 'taken', err, tile, takenEdited),
-    h('div', { class: 'row' },
-      labelled('aj-taken-blossoms', t('aj.blossoms'), numberBox('aj-taken-blossoms', 'taken.blossoms', err, tile.blossoms || null, RANGE.blossoms,
-        (n) => { tile.blossoms = n ?? 0; takenEdited(); }, '0')),
-      labelled('aj-taken-price', t('aj.price'), numberBox('aj-taken-price', 'taken.price', err, tile.price, RANGE.price,
-        (n) => { tile.price = n; takenEdited(); }))),
-    edgeChecks('aj-taken-hive', 'taken.beehives', err, t('aj.printedEdges'), tile, takenEdited),
-    h('p', { class: 'hint' }, t('aj.adviceSupply')),
-    slotError('advice', err),
-    h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo')));
+  const update = (fn) => { fn(state.taken); takenEdited(); };
+  return disclosure('adviceOpen', { testid: 'aj-advice', open: state.adviceOpen || Boolean(state.placed?.bySlot.advice), className: 'aj-advice' },
+    t('aj.advice'),
+    h('form', { class: 'card-box', testid: 'aj-advice-form', onsubmit: (e) => { e.preventDefault(); advise(); } },
+      h('p', { class: 'hint' }, t('aj.adviceHint')),
+      appleInputs('aj-taken-apples', 'taken', err, tile, update, 'aj-taken-blossoms'),
+      h('div', { class: 'row' },
+        labelled('aj-taken-price', t('aj.price'), numberBox('aj-taken-price', 'taken.price', err, tile.price, RANGE.price,
+          (n) => update((real) => { real.price = n; })))),
+      edgeChecks('aj-taken-hive', 'taken.beehives', err, t('aj.printedEdges'), tile, update),
+      h('p', { class: 'hint' }, t('aj.adviceSupply')),
+      slotError('advice', err),
+      h('button', { type: 'submit', id: 'aj-advice-go', testid: 'aj-advice-go' }, t('aj.adviceGo'))));
+}
+
+/** 入れるもの: everything (during the game), or only what the final score needs. */
+function modeChoice() {
+  const setMode = (finalOnly) => {
+    if (state.finalOnly === finalOnly) return;
+    state.finalOnly = finalOnly;
+    unmark();
+    save();
+    render();
+  };
+  return h('div', { class: 'aj-mode' },
+    h('fieldset', { class: 'choice', testid: 'aj-mode' }, h('legend', null, t('aj.mode')),
+      choice('radio', 'aj-mode', 'aj-mode-game', !state.finalOnly, t('aj.mode.game'), () => setMode(false)),
+      choice('radio', 'aj-mode', 'aj-mode-final', state.finalOnly, t('aj.mode.final'), () => setMode(true))),
+    state.finalOnly ? h('p', { class: 'hint', testid: 'aj-mode-hint' }, t('aj.modeFinalHint')) : null);
 }
 
 // -- Answers ---------------------------------------------------------------------------------------
@@ -724,9 +813,18 @@ export function resultCard(kind, data, prefix = 'aj', interactive = false) {
       h('tbody', null, rows.map(([key, value, note]) => h('tr', { testid: `${prefix}-final-${key}` },
         h('th', { scope: 'row' }, t(`aj.final.${key}`), note ? h('small', null, ` (${note})`) : null), h('td', { class: 'num' }, String(value))))),
       h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('aj.final.total')), h('td', { class: 'num total', testid: `${prefix}-final-total` }, String(data.total))))),
-    h('ol', { class: 'steps' }, data.steps.map((step) => h('li', null, step.replace(/^\d+\.\s*/, '')))),
-    h('details', null, h('summary', null, t('aj.finalAreas')), harvestList(data.final_harvest, prefix, interactive)),
+    h('ol', { class: 'steps', testid: `${prefix}-final-steps` }, finalSteps(data).map((step) => h('li', null, step))),
+    disclosure(interactive ? 'areasOpen' : null, { testid: `${prefix}-final-areas` }, t('aj.finalAreas'), harvestList(data.final_harvest, prefix, interactive)),
     h('p', { class: 'explanation' }, data.explanation));
+}
+
+/** The final scoring's steps; the first, the final harvest, adds up the varieties by name
+ * (「赤2＋黄緑4＋…＝21」), not as bare numbers. */
+function finalSteps(data) {
+  const steps = data.steps.map((step) => step.replace(/^\d+\.\s*/, ''));
+  if (!data.final_harvest.length) return steps;
+  const parts = data.final_harvest.map((harvest) => t('aj.final.cropPart', { variety: harvest.variety, honey: harvest.honey }));
+  return [t('aj.final.cropStep', { parts: parts.join(t('aj.final.plus')), crop: data.crop }), ...steps.slice(1)];
 }
 
 function adviceView(data, prefix) {
@@ -769,6 +867,7 @@ export function render(focusFallback) {
   boxes.title.textContent = t('aj.title');
   boxes.intro.textContent = t('aj.intro');
   patch(boxes.players, playersBar());
+  patch(boxes.mode, modeChoice());
   renderOrchard();
   renderEditor();
   patch(boxes.actions, actions(), focusFallback);
@@ -790,14 +889,18 @@ export function mount(panel) {
   // Printed, the page is the orchard and the results: the entry parts are no-print.
   boxes.intro = h('p', { class: 'hint no-print' });
   boxes.players = h('div', { class: 'no-print' });
+  boxes.mode = h('div', { class: 'no-print' });
   boxes.orchard = h('div', { class: 'orchard-box' });
   boxes.board = h('div', { class: 'aj-board' }, boxes.orchard);
   boxes.editor = h('div', { class: 'editor-box no-print' });
   boxes.actions = h('div', { class: 'no-print' });
   boxes.results = h('section', { class: 'results', 'aria-live': 'polite', testid: 'aj-results' });
   boxes.clear = h('button', { type: 'button', class: 'secondary', testid: 'aj-clear', onclick: clearOrchard });
-  panel.replaceChildren(boxes.title, boxes.intro, boxes.players,
+  panel.replaceChildren(boxes.title, boxes.intro, boxes.players, boxes.mode,
     h('div', { class: 'aj-layout' }, boxes.board, h('div', { class: 'aj-side' }, boxes.editor, boxes.results, boxes.actions, boxes.clear)));
   render();
   if (state.last) run(state.last, { quiet: true });
 }
+
+/** Each player's name and last final score (null until scored): record.js keeps them in BG Stats. */
+export function lastResult() { return { players: state.players.map((p, k) => ({ name: playerName(k), total: p.final })) }; }

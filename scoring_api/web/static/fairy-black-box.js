@@ -28,6 +28,34 @@ const playerName = (p, i) => p.name.trim() || t('fairy-black-box.playerN', { n: 
 const nth = (k) => t(`fairy-black-box.ordinal.${new Intl.PluralRules(getLang(), { type: 'ordinal' }).select(k + 1)}`, { n: k + 1 });
 /** The name a treasure row goes by: in the explanations the points follow it, so it never ends in a digit. */
 const treasureName = (k) => t('fairy-black-box.treasureName', { nth: nth(k) });
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** 「プレイヤー1」 as a pattern: the name the form gives a player left unnamed. */
+function placeholderPattern() {
+  const [before, after = ''] = t('fairy-black-box.playerN', { n: '\u0000' }).split('\u0000');
+  return `${escaped(before)}[0-9]+${escaped(after)}`;
+}
+
+/** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」 (a placeholder takes no さん). */
+const person = (name) => (new RegExp(`^${placeholderPattern()}$`).test(name) ? name : t('fairy-black-box.person', { name }));
+
+/** The service's sentences put さん after every name: not after a placeholder. */
+function plainNames(text) {
+  const honorific = t('fairy-black-box.person', { name: '' });
+  if (!honorific || typeof text !== 'string') return text;
+  return text.replace(new RegExp(`(${placeholderPattern()})${escaped(honorific)}`, 'g'), '$1');
+}
+
+/** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」, or that nobody won. */
+function winnerText(result) {
+  const top = result.players.find((p) => p.name === result.winners[0]);
+  if (!top) return t('fairy-black-box.noWinner');
+  const people = result.winners.map(person);
+  const names = people.length < 2 ? people.join('')
+    : t('fairy-black-box.names.last', { rest: people.slice(0, -1).join(t('fairy-black-box.names.separator')), last: people.at(-1) });
+  const points = t(`fairy-black-box.winnerPoints.${new Intl.PluralRules(getLang()).select(top.score)}`, { n: top.score });
+  return t(result.winners.length > 1 ? 'fairy-black-box.winner.shared' : 'fairy-black-box.winner.single', { names, points });
+}
 
 // -- Kept and shared ----------------------------------------------------------------------
 
@@ -89,7 +117,7 @@ export function scoreText() {
   const lines = [t('fairy-black-box.title')];
   for (const row of rankingRows(result)) lines.push(t('fairy-black-box.text.row', { mark: row.winner ? '★ ' : '', name: row.name, total: row.total }));
   if (result.decided_by) lines.push(`${t('fairy-black-box.decidedBy')} ${t(`fairy-black-box.decided.${result.decided_by}`)}`);
-  lines.push(result.explanation);
+  lines.push(plainNames(result.explanation));
   return lines.join('\n');
 }
 
@@ -132,10 +160,10 @@ function placeRefusal(error) {
   for (const [path, reasons] of Object.entries(error?.details || {})) {
     const { slot, box } = placeOf(path);
     const list = (Array.isArray(reasons) ? reasons : [String(reasons)])
-      .map((reason) => (box && (validation || !slot) ? t('fairy-black-box.errAt', { box, reason }) : reason));
+      .map((reason) => plainNames(box && (validation || !slot) ? t('fairy-black-box.errAt', { box, reason }) : reason));
     if (slot) (bySlot[slot] ||= []).push(...list); else rest.push(...list);
   }
-  const message = validation || !error?.message ? t('fairy-black-box.err.invalid') : error.message;
+  const message = validation || !error?.message ? t('fairy-black-box.err.invalid') : plainNames(error.message);
   return { bySlot, rest, message };
 }
 
@@ -252,7 +280,7 @@ export function resultCard(result, mood = () => null, prefix = GAME) {
   strip.setAttribute('aria-label', t('fairy-black-box.ranking'));
   return h('div', { class: 'card-box result', testid: `${prefix}-result` },
     strip,
-    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', result.winners.length ? result.winners.join(t('fairy-black-box.and')) : t('fairy-black-box.noWinner')),
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', winnerText(result)),
     result.decided_by ? h('p', { class: 'decided', testid: `${prefix}-decided` }, t('fairy-black-box.decidedBy'), ' ', h('strong', null, t(`fairy-black-box.decided.${result.decided_by}`))) : null,
     h('table', { class: 'score-table', testid: `${prefix}-ranking` },
       h('caption', null, t('fairy-black-box.details')),
@@ -264,8 +292,8 @@ export function resultCard(result, mood = () => null, prefix = GAME) {
         h('td', { class: 'num', testid: `${prefix}-score-${i}` }, p.eliminated ? t('fairy-black-box.out') : String(p.score)),
         h('td', null, p.has_kirakira ? '✦' : ''),
         h('td', { class: 'num' }, p.eliminated || mood(i) === null || mood(i) === undefined ? '—' : String(mood(i))))))),
-    h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, p.explanation))),
-    h('p', { class: 'explanation', testid: `${prefix}-explanation` }, result.explanation));
+    h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, plainNames(p.explanation)))),
+    h('p', { class: 'explanation', testid: `${prefix}-explanation` }, plainNames(result.explanation)));
 }
 
 function renderResults() {
@@ -308,3 +336,6 @@ export function mount(panel) {
   render();
   loadSetup();
 }
+
+/** The last score shown (POST fairy-black-box/score's answer), or null: record.js keeps it in BG Stats. */
+export function lastResult() { return state.result; }

@@ -4,7 +4,7 @@
 // them (left/right along a row, up/down to the nearest hex of the next row), Home/End to
 // the ends of a row.
 
-import { s, onPage, unchanged } from './dom.js';
+import { h, s, onPage, unchanged } from './dom.js';
 import { getLang, t } from './i18n.js';
 
 const SIZE = 40; // hex radius in SVG units
@@ -88,11 +88,28 @@ function tileContent(tile, x, y) {
   });
   if (tile.blossoms > 0) out.push(s('text', { x, y: y + 22, class: 'hex-blossom' }, `✿${tile.blossoms}`));
   for (const edge of tile.beehives) {
-    const [bx, by] = toward(x, y, edge, SIZE * 0.72);
-    out.push(s('circle', { cx: bx, cy: by, r: 7, class: 'hive' }));
-    out.push(s('text', { x: bx, y: by + 3.5, class: 'hive-n' }, String(tile.price ?? '?')));
+    const [bx, by] = toward(x, y, edge, SIZE * 0.64);
+    out.push(hiveMark(bx, by), s('text', { x: bx, y: by + 3.5, class: 'hive-n' }, String(tile.price ?? '?')));
   }
   return out;
+}
+
+/** A beehive: a flat-topped hexagon (an apple is a circle), in the colour of honey. */
+function hiveMark(x, y, radius = 7.5) {
+  const points = [0, 1, 2, 3, 4, 5].map((k) => {
+    const a = (Math.PI / 3) * k;
+    return `${(x + radius * Math.cos(a)).toFixed(1)},${(y + radius * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+  return s('polygon', { points, class: 'hive' });
+}
+
+/** What the marks on the orchard mean: an apple, a beehive and a blossom, each with its word. */
+export function orchardLegend() {
+  const mark = (...shapes) => s('svg', { viewBox: '-10 -10 20 20', class: 'aj-legend-mark', 'aria-hidden': 'true' }, ...shapes);
+  return h('ul', { class: 'aj-legend', testid: 'aj-legend', 'aria-label': t('aj.legend') },
+    h('li', null, mark(s('circle', { r: 8, class: 'apple v-red' })), t('aj.legend.apple')),
+    h('li', { testid: 'aj-legend-hive' }, mark(hiveMark(0, 0, 9)), t('aj.legend.hive')),
+    h('li', null, h('span', { class: 'aj-legend-blossom', 'aria-hidden': 'true' }, '✿'), t('aj.legend.blossom')));
 }
 
 /**

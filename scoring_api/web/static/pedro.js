@@ -1,7 +1,11 @@
-// Pedro: a running game. Each hand's bid and points (typed, or ticked point cards) go to
-// POST /pedro/game with every earlier hand; the service returns the ledger, the
-// ビッダー・ゴーズ・アウト warning and the winner. The rules, the hands and the hand being
-// entered survive a reload (store.js) and travel in a shared link (snapshot / restore).
+// Pedro: a running game. Each hand's bid (one tap on the amount) and points (typed, or
+// ticked point cards) go to POST /pedro/game with every earlier hand; the service returns
+// the ledger, the ビッダー・ゴーズ・アウト warning and the winner. Nothing is guessed: a
+// blank points box is never 0 (with one box blank the form offers the hand's remaining
+// points, to confirm with a tap), and a hand without a bid amount is not sent. The ledger
+// shows the newest hand first, one line each, its explanation on a tap. The rules, the hands
+// and the hand being entered survive a reload (store.js) and travel in a shared link
+// (snapshot / restore).
 
 import { errorBox, pathParts, post } from './api.js';
 import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
@@ -36,7 +40,9 @@ const CARD = /^(10|[2-9AKQJ])[HDCS]$/;
 // Refusals whose server sentence names JSON fields (for API clients): said here for people.
 const OWN_WORDS = { two_owner_missing: 'pedro.err.twoOwner', two_field_for_rule: 'pedro.err.twoOwner', points_or_captured: 'pedro.err.pointsOrCards' };
 
-const state = { rules: {}, hands: [], result: null, placed: null, entry: newEntry(), settingsOpen: false, question: false };
+// question: the points were asked for (a tap on 記録 with a blank box); bidAsked: the bid
+// amount was; open: the ledger lines whose explanation is shown (hand indexes).
+const state = { rules: {}, hands: [], result: null, placed: null, entry: newEntry(), settingsOpen: false, question: false, bidAsked: false, open: new Set() };
 let queue = Promise.resolve(); // the questions to the service, one after another
 let top = null; // title and rule options
 let live = null; // scores, warnings, winner: a live region that stays in place
@@ -65,6 +71,50 @@ const pointsOf = (pc, r) => (pc.jack ? r.jack : pc.points);
 const cardOf = (pc, trump) => pc.rank + (pc.low ? LOW_SUIT[trump] : trump);
 const cardLabel = (card) => card.replace(/[HDCS]$/, (suit) => SUITS[suit]);
 const blank = (text) => String(text ?? '').trim() === '';
+/** `key.one` or `key.other` by `n` (English says 1 point, 5 points). */
+const tn = (key, n, params) => t(`${key}.${n === 1 ? 'one' : 'other'}`, params);
+
+/** Whether NS `ns` and EW `ew` points are a split the schedule's point cards allow: each
+ * card to one team or to nobody (unplayed), as the service checks (docs/rules/pedro.md,
+ * Decision 4). */
+function possibleSplit(ns, ew, r) {
+  let reach = new Set(['0,0']);
+  for (const pc of POINT_CARDS) {
+    const v = pointsOf(pc, r);
+    const next = new Set(reach);
+    for (const key of reach) {
+      const [a, b] = key.split(',').map(Number);
+      next.add(`${a + v},${b}`);
+      next.add(`${a},${b + v}`);
+    }
+    reach = next;
+  }
+  return reach.has(`${ns},${ew}`);
+}
+
+/**
+ * What the points boxes still need, or null when both hold something: both blank
+ * ({both}); one blank ({missing, given, offer}): `offer` the hand's remaining points
+ * (the schedule's total minus the other box) when that is a possible split, else null,
+ * with `range` when the other box is not a number the schedule allows.
+ */
+function pointsNeed() {
+  const { entry } = state;
+  const r = rules();
+  const blanks = TEAMS.filter((team) => blank(entry.points[team]));
+  if (blanks.length === 2) return { both: true };
+  if (!blanks.length) return null;
+  const [missing] = blanks;
+  const given = TEAMS.find((team) => team !== missing);
+  const typed = toInt(String(entry.points[given]).trim());
+  const range = typed === null || typed < 0 || typed > r.points;
+  const rest = range ? null : r.points - typed;
+  const split = rest !== null && possibleSplit(given === 'NS' ? typed : rest, given === 'NS' ? rest : typed, r);
+  return { missing, given, offer: split ? rest : null, range };
+}
+
+/** Whether the form says something under the points boxes (see pointsQuestion). */
+const pointsAsked = (need) => Boolean(need) && (!need.both || state.question);
 
 // -- Kept and shared ----------------------------------------------------------------------
 
@@ -137,7 +187,7 @@ function apply(data) {
   state.rules = cleanRules(data?.rules);
   state.hands = Array.isArray(data?.hands) ? data.hands.slice(0, MAX_HANDS).map(cleanHand).filter(Boolean) : [];
   state.entry = cleanEntry(data?.entry);
-  state.result = null; state.placed = null; state.question = false;
+  state.result = null; state.placed = null; state.question = false; state.bidAsked = false; state.open = new Set();
 }
 
 /** Replace the table with `data` (a kept or shared snapshot); anything malformed is dropped,
@@ -175,12 +225,13 @@ export function scoreText() {
 
 // -- Asking the service -------------------------------------------------------------------
 
-/** The hand as the API wants it, from the entry form; a blank points box is 0. */
+/** The hand as the API wants it, from the entry form (its bid chosen, no points box blank:
+ * submit() asks first). */
 function handFromEntry() {
   const { entry } = state;
-  const bid = { team: entry.team, amount: entry.amount ?? rules().min_bid };
+  const bid = { team: entry.team, amount: entry.amount };
   if (entry.mode === 'points') {
-    const points = (team) => (blank(entry.points[team]) ? 0 : toInt(String(entry.points[team]).trim()));
+    const points = (team) => toInt(String(entry.points[team]).trim());
     return { bid, points: { NS: points('NS'), EW: points('EW') } };
   }
   const captured = { NS: [], EW: [] };
@@ -250,7 +301,7 @@ function recompute(newHand, reveal = null) {
 
 async function ask(newHand, reveal, editsAtSend) {
   const hands = newHand ? [...state.hands, newHand] : state.hands;
-  const answer = await post('pedro/game', { rules: state.rules, hands });
+  const answer = await post('pedro/game', { rules: state.rules, hands }, undefined, { stale: !newHand }); // offline, a new hand waits in its entry
   if (newHand) adding -= 1;
   if (answer.ok) {
     state.result = answer.data;
@@ -279,16 +330,22 @@ function revealAnswer(always) {
   });
 }
 
+/** Record the hand being entered; with no bid amount, or a blank points box, nothing is
+ * sent: the form asks for what is missing (and offers the remaining points) instead. */
 function submit() {
   const { entry } = state;
-  if (entry.mode === 'points' && blank(entry.points.NS) && blank(entry.points.EW)) {
-    state.question = true;
+  const noBid = entry.amount === null;
+  const need = entry.mode === 'points' ? pointsNeed() : null;
+  if (noBid || need) {
+    state.bidAsked = noBid;
+    state.question = Boolean(need);
     state.placed = null;
     render();
-    whenRendered(() => showAnswer(document.getElementById('pedro-points-question')));
+    whenRendered(() => showAnswer(document.getElementById(noBid ? 'pedro-bid-question' : 'pedro-points-question')));
     return;
   }
   state.question = false;
+  state.bidAsked = false;
   if (adding && edits === addedAt) return; // a second tap on the same hand while it is on its way
   adding += 1;
   addedAt = edits;
@@ -318,17 +375,37 @@ function segments(name, legend, options, current, onPick, testid) {
     }));
 }
 
+/** What the points boxes still need, said under them: with one box blank, the remaining
+ * points offered as a one-tap answer (or what is needed); with both blank, once 記録 was
+ * tapped, that both are needed. Drawn in a live region that stays in place. */
+function pointsQuestion() {
+  const need = pointsNeed();
+  const box = (team) => t('pedro.pointsOf', { team });
+  let says = null;
+  if (need?.both) {
+    if (state.question) says = t('pedro.askPoints', { ns: box('NS'), ew: box('EW') });
+  } else if (need && need.offer !== null) {
+    const points = need.offer;
+    says = [h('span', { id: 'pedro-points-offer' }, tn('pedro.offer', points, { team: need.missing, points })), ' ',
+      h('button', { type: 'button', class: 'small', id: 'pedro-points-fill', testid: 'pedro-points-fill', 'data-points': String(points),
+        'aria-describedby': 'pedro-points-offer', onclick: () => { state.entry.points[need.missing] = String(points); touched(); render(); submit(); } },
+      tn('pedro.offerYes', points, { points }))];
+  } else if (need) {
+    says = `${need.range ? t('pedro.pointsRange', { box: box(need.given), total: rules().points }) : ''}${t('pedro.needOther', { box: box(need.missing) })}`;
+  }
+  return h('div', { class: 'points-question', role: 'status' },
+    says ? h('p', { class: state.question ? 'offer field-error' : 'offer', id: 'pedro-points-question', testid: 'pedro-points-question' }, says) : null);
+}
+
 function pointsInputs() {
   const { entry } = state;
   return h('div', null,
     h('div', { class: 'row end' }, TEAMS.map((team) => h('span', { class: 'field' },
       h('label', { for: `pedro-points-${team}` }, t('pedro.pointsOf', { team })),
       h('input', { id: `pedro-points-${team}`, testid: `pedro-points-${team}`, type: 'number', inputmode: 'numeric', min: 0, max: rules().points,
-        class: 'num-input', value: entry.points[team], 'aria-describedby': state.question ? 'pedro-points-question' : null,
-        oninput: (e) => { entry.points[team] = e.target.value; touched(); } })))),
-    h('p', { class: 'hint' }, t('pedro.blankIsZero')),
-    state.question ? h('p', { class: 'field-error', role: 'alert', id: 'pedro-points-question', testid: 'pedro-points-question' },
-      t('pedro.askPoints', { ns: t('pedro.pointsOf', { team: 'NS' }), ew: t('pedro.pointsOf', { team: 'EW' }) })) : null,
+        class: 'num-input', value: entry.points[team], 'aria-describedby': pointsAsked(pointsNeed()) ? 'pedro-points-question' : null,
+        oninput: (e) => { entry.points[team] = e.target.value; touched(); render(); } })))),
+    pointsQuestion(),
     slotError('points', 'pedro-points-error'));
 }
 
@@ -363,51 +440,94 @@ function cardTicks() {
     slotError('cards', 'pedro-cards-error'));
 }
 
+/** The hand's bid amount: one tap on the amount, from the rules' min_bid to max_bid. */
+function bidButtons(r) {
+  const { entry } = state;
+  const amounts = [];
+  for (let a = r.min_bid; a <= r.max_bid; a += 1) amounts.push(a);
+  const asked = state.bidAsked && entry.amount === null;
+  const group = h('fieldset', { class: 'choice bids', testid: 'pedro-amount', 'aria-describedby': asked ? 'pedro-bid-question' : null },
+    h('legend', null, t('pedro.bidAmount')),
+    amounts.map((a) => {
+      const id = `pedro-bid-${a}`;
+      // the test id on the label, the button a finger taps (its radio is hidden)
+      return h('label', { class: 'segment bid', for: id, testid: id },
+        h('input', { type: 'radio', name: 'pedro-bid', id, value: String(a), checked: entry.amount === a,
+          onchange: () => { entry.amount = a; state.bidAsked = false; touched(); render(); } }),
+        h('span', null, String(a)));
+    }));
+  group.style.setProperty('--cols', String(amounts.length > 6 ? Math.ceil(amounts.length / 2) : amounts.length));
+  group.style.setProperty('--n', String(amounts.length));
+  return [group, asked ? h('p', { class: 'field-error', id: 'pedro-bid-question', testid: 'pedro-bid-question' }, t('pedro.askBid')) : null];
+}
+
+const undoButton = () => h('button', { type: 'button', class: 'secondary small', id: 'pedro-undo', testid: 'pedro-undo',
+  onclick: () => { state.open.delete(state.hands.length - 1); state.hands.pop(); save(); recompute(undefined, 'answer'); } }, t('pedro.undo'));
+
 function entryForm() {
   const { entry } = state;
   const r = rules();
-  const over = Boolean(state.result?.winner);
-  const amounts = [];
-  for (let a = r.min_bid; a <= r.max_bid; a += 1) amounts.push(a);
+  if (state.result?.winner) { // the game is done: its entry collapses to what may follow
+    return h('div', { class: 'row game-over no-print', testid: 'pedro-entry' },
+      h('p', { class: 'hint', testid: 'pedro-game-over' }, t('pedro.gameOver')), undoButton());
+  }
   // novalidate: the service's refusals, in the form's language and naming the box, not the browser's bubbles
   return h('form', { class: 'card-box no-print', testid: 'pedro-entry', novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(); } },
     h('h3', null, t('pedro.handN', { n: state.hands.length + 1 })),
-    h('fieldset', { class: 'plain', disabled: over },
-      h('div', { class: 'row end' },
-        segments('pedro-team', t('pedro.bidTeam'), TEAMS.map((team) => [team, team]), entry.team, (v) => { entry.team = v; touched(); }, 'pedro-team'),
-        h('span', { class: 'field' },
-          h('label', { for: 'pedro-amount' }, t('pedro.bidAmount')),
-          h('select', { id: 'pedro-amount', testid: 'pedro-amount', value: String(entry.amount ?? r.min_bid), onchange: (e) => { entry.amount = Number(e.target.value); touched(); } },
-            amounts.map((a) => h('option', { value: String(a) }, String(a)))))),
-      slotError('bid', 'pedro-bid-error'),
-      segments('pedro-mode', t('pedro.mode'), [['points', t('pedro.modePoints')], ['cards', t('pedro.modeCards')]], entry.mode,
-        (v) => { entry.mode = v; state.question = false; touched(); render(); }, 'pedro-mode'),
-      entry.mode === 'points' ? pointsInputs() : cardTicks(),
-      slotError('entry', 'pedro-entry-error'),
-      h('div', { class: 'row' }, h('button', { type: 'submit', id: 'pedro-add', testid: 'pedro-add' }, t('pedro.addHand')))),
-    over ? h('p', { class: 'hint' }, t('pedro.gameOver')) : null);
+    segments('pedro-team', t('pedro.bidTeam'), TEAMS.map((team) => [team, team]), entry.team, (v) => { entry.team = v; touched(); }, 'pedro-team'),
+    bidButtons(r),
+    slotError('bid', 'pedro-bid-error'),
+    segments('pedro-mode', t('pedro.mode'), [['points', t('pedro.modePoints')], ['cards', t('pedro.modeCards')]], entry.mode,
+      (v) => { entry.mode = v; state.question = false; touched(); render(); }, 'pedro-mode'),
+    entry.mode === 'points' ? pointsInputs() : cardTicks(),
+    slotError('entry', 'pedro-entry-error'),
+    h('div', { class: 'row' }, h('button', { type: 'submit', id: 'pedro-add', testid: 'pedro-add' }, t('pedro.addHand')),
+      state.hands.length ? undoButton() : null));
 }
 
 function ledger() {
   const hands = state.result?.hands || [];
   if (!hands.length) return h('p', { class: 'hint' }, t('pedro.noHands'));
-  return ledgerTable(hands);
+  return ledgerTable(hands, 'pedro', { open: state.open, onToggle: (k, shown) => { if (shown) state.open.add(k); else state.open.delete(k); } });
 }
 
-/** The ledger of a game's hands: bid, made or set, each team's change and score;
- * `prefix` starts the test ids (the chat shows the same table under its own). */
-export function ledgerTable(hands, prefix = 'pedro') {
+/**
+ * The ledger of a game's hands, the newest first, one line each: the hand's number, the bid
+ * (team, amount, made or set), each team's change and score; a tap on the line (or on its
+ * number, a disclosure button) shows the hand's explanation under it. `prefix` starts the
+ * test ids (the chat and the MCP Apps view show the same table under their own); `open`
+ * (a Set of hand indexes) the lines shown open, and `onToggle(k, shown)` hears each tap.
+ */
+export function ledgerTable(hands, prefix = 'pedro', { open = null, onToggle = null } = {}) {
+  const toggle = (k) => (e) => {
+    const body = e.currentTarget.closest('tbody');
+    const row = body.querySelector('.expl-row');
+    const shown = row.hidden;
+    row.hidden = !shown;
+    body.querySelector('.ledger-toggle').setAttribute('aria-expanded', String(shown));
+    onToggle?.(k, shown);
+  };
+  const sign = (n) => `${n >= 0 ? '+' : ''}${n}`;
   return h('table', { class: 'ledger', testid: `${prefix}-ledger` },
-    h('caption', null, t('pedro.ledger')),
+    h('caption', null, t('pedro.ledger'), h('small', null, t('pedro.newestFirst'))),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('pedro.bid')), h('th', { scope: 'col', class: 'num' }, 'NS'), h('th', { scope: 'col', class: 'num' }, 'EW'))),
-    hands.map((hand, k) => h('tbody', { testid: `${prefix}-ledger-row-${k}` },
-      h('tr', null,
-        h('th', { scope: 'row' }, String(k + 1)),
-        h('td', null, `${hand.bid.team} ${hand.bid.amount} `, h('span', { class: hand.bid_made ? 'made' : 'set' }, hand.bid_made ? t('pedro.made') : t('pedro.set')),
-          hand.bidder_goes_out ? h('span', { class: 'badge' }, t('pedro.bidderOutHand')) : null),
-        TEAMS.map((team) => h('td', { class: 'num', testid: `${prefix}-ledger-${k}-${team}` },
-          h('small', null, `${hand.deltas[team] >= 0 ? '+' : ''}${hand.deltas[team]} → `), h('strong', null, String(hand.scores_after[team]))))),
-      h('tr', { class: 'expl-row' }, h('td', { colspan: 4 }, hand.explanation)))));
+    hands.map((hand, k) => {
+      const shown = Boolean(open?.has(k));
+      const explId = `${prefix}-expl-${k}`;
+      return h('tbody', { testid: `${prefix}-ledger-row-${k}` },
+        h('tr', { class: 'line', onclick: toggle(k) },
+          h('th', { scope: 'row' },
+            h('button', { type: 'button', class: 'ledger-toggle', testid: `${prefix}-ledger-toggle-${k}`, 'aria-expanded': String(shown), 'aria-controls': explId,
+              'aria-label': t('pedro.handN', { n: k + 1 }) }, h('span', { class: 'chev', 'aria-hidden': 'true' }, '▸'), String(k + 1)),
+            h('span', { class: 'print-only' }, String(k + 1))),
+          h('td', { class: 'bid-cell' }, `${hand.bid.team} ${hand.bid.amount} `, h('span', { class: hand.bid_made ? 'made' : 'set' }, hand.bid_made ? t('pedro.made') : t('pedro.set'))),
+          TEAMS.map((team) => h('td', { class: 'num', testid: `${prefix}-ledger-${k}-${team}` },
+            h('small', null, `${sign(hand.deltas[team])} → `), h('strong', null, String(hand.scores_after[team]))))),
+        // the hand that bidder goes out decides: said under its line, which stays one line
+        hand.bidder_goes_out ? h('tr', { class: 'badge-row' }, h('td', { colspan: 4 }, h('span', { class: 'badge' }, t('pedro.bidderOutHand')))) : null,
+        h('tr', { class: 'expl-row', id: explId, testid: `${prefix}-ledger-expl-${k}`, hidden: !shown },
+          h('td', { colspan: 4 }, h('div', { class: 'expl' }, hand.explanation))));
+    }).reverse());
 }
 
 /** Both teams by score, highest first (NS first on a tie), ★ on the winner. */
@@ -426,13 +546,27 @@ function status() {
   strip.setAttribute('aria-label', t('pedro.scores'));
   strip.querySelectorAll('.rank-total').forEach((el, k) => { el.dataset.testid = `pedro-score-${rows[k].name}`; });
   return h('div', { class: 'scoreboard', id: 'pedro-status', testid: 'pedro-status', tabindex: -1 },
-    strip,
+    h('div', { class: 'score-head' }, strip,
+      state.hands.length ? h('button', { type: 'button', class: 'secondary small no-print', id: 'pedro-new-game', testid: 'pedro-new-game',
+        onclick: newGame }, t('pedro.newGame')) : null),
     h('p', { class: 'target', testid: 'pedro-target' }, t('pedro.target', { target: r.target })),
     !result ? h('p', { class: 'explanation' }, t('app.loading')) : null,
     result?.winner ? h('p', { class: 'winner', testid: 'pedro-winner' }, '★ ', t('pedro.winner', { team: result.winner })) : null,
     result?.next_hand === 'bidder_goes_out' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnBidderOut', { margin: r.bidder_out_margin ?? 7 })) : null,
     result?.next_hand === 'extra_hand' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnExtraHand')) : null,
     result ? h('p', { class: 'explanation', testid: 'pedro-explanation' }, result.explanation) : null);
+}
+
+/** A new game after a confirm: every hand cleared, the rules kept. */
+function newGame() {
+  if (!window.confirm(t('pedro.confirmNew'))) return;
+  state.hands = [];
+  state.open = new Set();
+  state.entry = newEntry(state.entry);
+  state.question = false;
+  state.bidAsked = false;
+  save();
+  recompute(undefined, 'answer');
 }
 
 function settings() {
@@ -468,13 +602,8 @@ export function render(focusFallback) {
       onclick: () => recompute(undefined, 'answer') }, t('pedro.retry'))]);
   patch(root, [
     entryForm(),
-    h('section', { class: 'card-box', 'aria-label': t('pedro.ledger') }, ledger(),
-      h('div', { class: 'row' },
-        state.hands.length ? h('button', { type: 'button', class: 'secondary small', id: 'pedro-undo', testid: 'pedro-undo',
-          onclick: () => { state.hands.pop(); save(); recompute(undefined, 'answer'); } }, t('pedro.undo')) : null,
-        state.hands.length ? h('button', { type: 'button', class: 'secondary small', id: 'pedro-new-game', testid: 'pedro-new-game',
-          onclick: () => { if (window.confirm(t('pedro.confirmNew'))) { state.hands = []; save(); recompute(undefined, 'answer'); } } }, t('pedro.newGame')) : null)),
-  ], focusFallback || 'pedro-add');
+    h('section', { class: 'card-box', 'aria-label': t('pedro.ledger') }, ledger()),
+  ], focusFallback || (state.result?.winner ? 'pedro-undo' : 'pedro-add'));
 }
 
 export function refresh() { recompute(); }
@@ -488,3 +617,6 @@ export function mount(panel) {
   render();
   recompute();
 }
+
+/** The last game shown (POST pedro/game's answer), or null: record.js keeps it in BG Stats. */
+export function lastResult() { return state.result; }
