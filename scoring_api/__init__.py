@@ -21,6 +21,26 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
+#: Answers smaller than this go as they are: compressing them saves a few hundred bytes at
+#: most, and a 1 KB answer still fits one TCP packet (docs/deployment.md, "Compression").
+COMPRESS_MIN_BYTES = 1024
+#: What is compressed: text only (the form's files, its page, JSON answers, the OpenAPI
+#: document); the PNG icons are compressed already.
+COMPRESSED_TYPES = (
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "text/plain",
+    "application/json",
+    "application/manifest+json",
+    "application/yaml",
+    "image/svg+xml",
+)
+#: Blueprints whose answers are never compressed: the chat's (its server-sent events go out
+#: as the model writes them, and a compressor would hold them back) and /mcp's (the SDK's
+#: transport answers, streams among them, as the SDK wrote them).
+UNCOMPRESSED_BLUEPRINTS = frozenset({"chat", "completions", "mcp"})
+
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment variables (``SCORING_*``, and the model's
@@ -52,6 +72,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["prompts"] = load_prompts(Path(folder) if folder else default_prompts_dir())
     error_handlers.register(app)
     app.after_request(_security_headers)
+    _compress_answers(app)  # runs before the security headers are added: fewer headers to scan
     scoring = make_blueprint()
     limit_requests(
         app,
@@ -75,6 +96,60 @@ def create_app(config: dict | None = None) -> Flask:
 def _security_headers(response):
     response.headers.update(SECURITY_HEADERS)
     return response
+
+
+def _compress_answers(app: Flask) -> None:
+    """gzip or brotli (flask-compress), as the client accepts, for answers of at least
+    ``COMPRESS_MIN_BYTES`` of a ``COMPRESSED_TYPES`` type; never a stream, never the chat's
+    or /mcp's answers, never a part of a file (a ``Range`` answer, 206).
+
+    The form's files (``web.static``) are compressed once per file version and encoding
+    (kept in memory, keyed by the path and the file's ETag) with brotli first; an answer
+    made per request prefers gzip, half brotli's time on a few KB for the same size. A
+    compressed answer's strong ETag names its encoding (``"...:br"``, so a cache never
+    mixes two encodings), it loses ``Accept-Ranges`` (ranges are offered on the file as
+    it is), and a conditional request is answered 304 against that ETag.
+    """
+    from flask import g, request
+    from flask_compress import Compress, DictCache
+
+    app.config.update(
+        COMPRESS_REGISTER=False,  # the hook below chooses what is compressed
+        COMPRESS_MIMETYPES=list(COMPRESSED_TYPES),
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_BR_LEVEL=5,
+        COMPRESS_LEVEL=6,
+        COMPRESS_MIN_SIZE=COMPRESS_MIN_BYTES,
+        COMPRESS_STREAMS=False,
+    )
+    answers = Compress(app)
+    answers.enabled_algorithms = ("gzip", "br")
+    files = Compress(app)
+    files.cache = DictCache()
+    files.cache_key = lambda _request: g.compressed_file
+
+    @app.after_request
+    def compress(response):
+        # Only an answer that may go compressed varies by Accept-Encoding (and says so).
+        if (
+            request.blueprint in UNCOMPRESSED_BLUEPRINTS
+            or response.status_code != 200  # 304, 404, a part of a file (206), a refusal
+            or response.mimetype not in COMPRESSED_TYPES
+            or (response.content_length or 0) < COMPRESS_MIN_BYTES
+        ):
+            return response
+        if request.endpoint != "web.static":
+            return answers.after_request(response)  # never a stream: COMPRESS_STREAMS
+        etag, _ = response.get_etag()
+        if not etag:
+            return response
+        g.compressed_file = f"{request.path}\0{etag}"
+        response.direct_passthrough = False
+        response.make_sequence()  # the file's bytes, so that its compressed copy is kept
+        response = files.after_request(response)
+        if "Content-Encoding" in response.headers:
+            response.headers.pop("Accept-Ranges", None)
+        return response
 
 
 def _configure_logging(app: Flask) -> None:

@@ -149,3 +149,18 @@ def test_the_offline_texts_exist_in_both_languages():
         "You are offline. Your entries are kept; scores are computed when the connection is back.",
     ]
     assert len(re.findall(r"'error\.offline': ", catalogue)) == 2
+
+
+def test_the_players_page_has_no_developer_footer_and_its_tabs_sit_in_a_landmark(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "<footer" not in page
+    assert 'href="openapi.yaml"' not in page and "REST API /api/v1" not in page
+    # Only the note for browsers without JavaScript points at the API.
+    noscript = re.search(r"<noscript>(.*?)</noscript>", page, re.S).group(1)
+    assert "/openapi.yaml" in noscript
+    nav = re.search(
+        r'<nav class="tab-nav" aria-label="ゲームの切り替え"[^>]*>\s*<div class="tabs" role="tablist"', page
+    )
+    assert nav, "the tablist is inside a <nav> landmark"
+    assert page.index('data-testid="offline-status"') > page.index('<main id="panels"')  # inside <main>
+    assert '<meta name="color-scheme" content="light dark">' in page

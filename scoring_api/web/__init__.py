@@ -10,6 +10,13 @@ whole site). The worker is ``static/sw.js`` with the list of files to keep put i
 it; the list is every file of the static folder, computed here on each request, and its
 version is a hash of the page and of those files, so a deploy that changes any of them gives
 browsers a new worker that replaces the kept copy.
+
+The files go with ``Cache-Control: no-cache`` and their ETag (Flask's default, kept on
+purpose), not a long ``max-age``: their URLs carry no version, and the modules import one
+another by relative URL (``./dom.js``), so a versioned query string on the page's links
+would not reach them, and a copy kept for long could pair a new page with old modules. The
+worker keeps every file per version, so an installed form asks for none of them; a browser
+without it revalidates each (a 304). Compression: ``scoring_api._compress_answers``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ works at 200% text size, and the layout does not shift (CLS under 0.1)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,111 @@ def test_every_tab_fits_a_phone_without_scrolling(page):
     for game in GAMES:
         box = page.get_by_test_id(f"tab-{game}").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (game, box)
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two computed colours ('rgb(r, g, b)' or 'rgba(...)', opaque)."""
+
+    def luminance(colour: str) -> float:
+        r, g, b = (int(part) / 255 for part in re.findall(r"[\d.]+", colour)[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+#: The focused element's ring colour and what it is drawn against: the page's background
+#: (the ring sits outside the element), or the element's own where it sits inside (a tab).
+RING = """(inside) => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  const under = inside ? style.backgroundColor : getComputedStyle(document.documentElement).backgroundColor;
+  return { ring: style.outlineColor, width: style.outlineWidth, style: style.outlineStyle, offset: style.outlineOffset, under };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_focus_ring_stands_out_from_the_page_by_3_to_1(browser, base_url, scheme):
+    for page in guarded_page(browser, base_url, PHONE, color_scheme=scheme):
+        open_game(page, "apero")
+        card = page.get_by_test_id("apero-p0-blue-2")
+        card.focus()
+        page.keyboard.press("Enter")  # a key: the ring is the keyboard's (:focus-visible)
+        found = page.evaluate(RING, False)
+        assert found["style"] == "solid" and found["width"] == "3px", found
+        assert contrast(found["ring"], found["under"]) >= 3, found
+        # The tabs: the ring inside the tab, against the tab's own colour, selected or not.
+        page.get_by_test_id("tab-apero").focus()
+        found = page.evaluate(RING, True)
+        assert found["offset"] == "-5px" and contrast(found["ring"], found["under"]) >= 3, found
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("tab-pedro")).to_be_focused()
+        found = page.evaluate(RING, True)
+        assert contrast(found["ring"], found["under"]) >= 3, found
+        # The language buttons, on the dark header.
+        page.get_by_test_id("lang-en").focus()
+        found = page.evaluate(RING, False)
+        header = page.evaluate("() => getComputedStyle(document.querySelector('.app-header')).backgroundColor")
+        assert contrast(found["ring"], header) >= 3, (found, header)
+
+
+def test_the_light_ring_was_below_3_to_1_and_the_new_one_is_above():
+    """The figures of the change: the former orange on the page, and the rings now."""
+    assert round(contrast("rgb(255, 152, 0)", "rgb(246, 244, 239)"), 2) == 1.96  # #ff9800 on --bg
+    assert round(contrast("rgb(179, 92, 0)", "rgb(246, 244, 239)"), 2) == 4.3  # #b35c00 on --bg
+    assert round(contrast("rgb(255, 183, 77)", "rgb(18, 22, 25)"), 2) == 10.51  # dark: #ffb74d on --bg
+
+
+@pytest.mark.parametrize("size", ["150%", "200%"])
+def test_the_tab_strip_wraps_rather_than_scrolls_at_large_text(page, size):
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.evaluate(f"document.documentElement.style.fontSize = '{size}'")
+    strip = page.evaluate(
+        "() => { const s = document.querySelector('[role=tablist]'); return [s.scrollWidth, s.clientWidth]; }"
+    )
+    assert strip[0] <= strip[1], f"the tab strip scrolls sideways at {size}: {strip}"
+    for game in GAMES:
+        box = page.get_by_test_id(f"tab-{game}").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (game, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Each label still breaks only between words: no line is wider than its tab.
+    overflowing = page.evaluate(
+        "() => [...document.querySelectorAll('[role=tab]')].filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.id)"
+    )
+    assert overflowing == []
+    page.get_by_test_id("tab-fairy-black-box").click()
+    expect(page.get_by_test_id("panel-fairy-black-box")).to_be_visible()
+
+
+def test_the_tab_strip_is_inside_a_landmark(tab, axe_source):
+    open_game(tab, "apero")
+    nav = tab.get_by_role("navigation", name="ゲームの切り替え")
+    expect(nav.get_by_role("tablist", name="ゲーム")).to_be_visible()
+    expect(nav.get_by_role("tab")).to_have_count(len(GAMES))
+    tab.add_script_tag(content=axe_source)
+    found = tab.evaluate(
+        """async () => (await axe.run(document, { runOnly: ['region'] })).violations
+          .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }))"""
+    )
+    assert found == []
+    tab.get_by_test_id("lang-en").click()
+    expect(tab.get_by_role("navigation", name="Choose a game")).to_be_visible()
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def dark(request, browser, base_url):
+    """A guarded page in the system's dark theme, on a phone then a desktop."""
+    viewport = PHONE if request.param == "phone" else DESKTOP
+    yield from guarded_page(browser, base_url, viewport, bypass_csp=True, color_scheme="dark")
+
+
+@pytest.mark.parametrize("game", ["apero", "pedro", "fairy-black-box", "applejack"])
+def test_the_dark_theme_follows_the_system_and_axe_finds_no_serious_violation(dark, game, axe_source, shots):
+    open_game(dark, game)
+    background = dark.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+    assert background == "rgb(18, 22, 25)"  # --bg of the dark theme
+    with_results(dark, game)
+    dark.screenshot(path=shots / f"dark-{game}-{dark.viewport_size['width']}.png", full_page=True)
+    assert violations(dark, axe_source) == []

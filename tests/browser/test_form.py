@@ -11,7 +11,7 @@ def test_japanese_by_default_and_english_on_request_is_remembered(page, open_gam
     expect(page.get_by_test_id("tab-apero")).to_have_text("アペロ")
     page.get_by_test_id("apero-p0-green-2").click()
     page.get_by_test_id("apero-p0-green-3").click()
-    expect(page.get_by_test_id("apero-winner")).to_contain_text("勝者")
+    expect(page.get_by_test_id("apero-winner")).to_contain_text("の勝ち")
 
     page.get_by_test_id("lang-en").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
@@ -19,7 +19,8 @@ def test_japanese_by_default_and_english_on_request_is_remembered(page, open_gam
     expect(page.get_by_test_id("tab-fairy-black-box")).to_have_text("Fairy & Black Box")
     expect(page.get_by_test_id("lang-en")).to_have_attribute("aria-pressed", "true")
     # The explanations come back from the service in English (?lang=en), cards are kept.
-    expect(page.get_by_test_id("apero-winner")).to_contain_text("Winner")
+    expect(page.get_by_test_id("apero-color-0-green")).to_contain_text("green")
+    expect(page.get_by_test_id("apero-winner")).to_contain_text("wins")
     expect(page.get_by_test_id("apero-total-0")).to_have_text("6")
     page.screenshot(path=shots / "apero-en.png", full_page=True)
 

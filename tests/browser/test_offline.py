@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from scoring_api.web import bp as web
 
 from .conftest import EXPECTED_CONSOLE, PHONE, SCREENS
+from .test_pedro_form import enter_points
 
 BANNER_JA = "オフラインです。入力は保存されます。得点の計算は接続が戻ってから行います。"
 BANNER_EN = "You are offline. Your entries are kept; scores are computed when the connection is back."
@@ -146,8 +147,152 @@ def test_a_new_tab_opens_the_form_offline(context):
     page.wait_for_selector("body[data-ready='true']")
     expect(page.get_by_test_id("panel-pedro")).to_be_visible()
     expect(page.get_by_test_id("offline-banner")).to_be_visible()
-    # Pedro asks the service for a new game when it opens: it says that it is offline.
+    # Pedro asks the service for the game when it opens: the answer kept from the first
+    # visit (a new game, no hand yet) stands in, as the same hands get the same answer.
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("0")
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("0")
+    expect(page.get_by_test_id("pedro-error")).to_have_count(0)
+    expect(page.get_by_test_id("pedro-kept-note")).to_have_text("")
+
+
+def score_fairy_black_box(page, ben_points):
+    """Aki (mood 2, 3 points) and Ben (mood 4), the third player out; scored."""
+    page.get_by_test_id("tab-fairy-black-box").click()
+    for k, (name, mood, points) in enumerate([("Aki", 2, 3), ("Ben", 4, ben_points)]):
+        page.get_by_test_id(f"fairy-black-box-p{k}-name").fill(name)
+        page.get_by_test_id(f"fairy-black-box-p{k}-mood").fill(str(mood))
+        page.get_by_test_id(f"fairy-black-box-p{k}-t0-points").fill(str(points))
+    page.get_by_test_id("fairy-black-box-p2-out").check()
+    page.get_by_test_id("fairy-black-box-score").click()
+
+
+STALE_JA = "接続が切れる前に計算した得点です。そのあとの変更はまだ入っていません。接続が戻ると計算し直します。"
+STALE_EN = (
+    "These scores were computed before the connection dropped; the changes since are not in them yet. "
+    "They are scored again when the connection is back."
+)
+STALE_LABEL = (
+    """(testid) => getComputedStyle(document.querySelector(`[data-testid='${testid}']`), '::before').content"""
+)
+
+
+def test_the_scores_open_offline_are_marked_when_the_entries_change_and_come_back_online(context, shots):
+    """Scored online, then offline: the page opens with every game's totals (the kept answers
+    to the same entries); an entry changed offline keeps the totals shown, marked as from
+    before the connection dropped; back online the open game scores again without a tap, and
+    another game when its tab is opened."""
+    page = open_controlled(context)
+    page.get_by_test_id("tab-apero").click()
+    page.get_by_test_id("apero-p0-red-1").click()
+    page.get_by_test_id("apero-p0-red-2").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    score_fairy_black_box(page, ben_points=5)
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_contain_text("Ben")
+    page.get_by_test_id("tab-apero").click()
+
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("offline-banner")).to_be_visible()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    expect(page.get_by_test_id("apero-totals-ranking")).to_contain_text("3")
+    expect(page.get_by_test_id("apero-error")).to_have_count(0)
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text("")  # the same cards: the same answer
+    expect(page.get_by_test_id("panel-apero")).not_to_have_attribute("data-answers", "stale")
+    page.get_by_test_id("tab-fairy-black-box").click()
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_contain_text("Ben")
+    expect(page.get_by_test_id("fairy-black-box-kept-note")).to_have_text("")
+    page.get_by_test_id("tab-apero").click()
+
+    # A card tapped offline: the totals stay, marked as from before the connection dropped.
+    page.get_by_test_id("apero-p0-red-3").click()
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text(STALE_JA)
+    expect(page.get_by_test_id("apero-kept-note")).to_have_attribute("role", "status")
+    expect(page.get_by_test_id("panel-apero")).to_have_attribute("data-answers", "stale")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    expect(page.get_by_test_id("apero-error")).to_have_count(0)
+    assert page.evaluate(STALE_LABEL, "apero-totals") == '"接続が切れる前の得点"'
+    expect(page.get_by_test_id("apero-p0-hand-2")).to_be_visible()  # the card is kept with the entries
+    page.screenshot(path=shots / "offline-stale.png", full_page=True)
+    page.get_by_test_id("lang-en").click()
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text(STALE_EN)
+    page.get_by_test_id("lang-ja").click()
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text(STALE_JA)
+    # Taken back: the cards scored before, so the answer kept for them, not marked.
+    page.get_by_test_id("apero-p0-hand-2").click()
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text("")
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    page.get_by_test_id("apero-p0-red-3").click()
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text(STALE_JA)
+
+    # Fairy & Black Box scored again offline with Ben's points changed: Ben's win stands, marked.
+    page.get_by_test_id("tab-fairy-black-box").click()
+    page.get_by_test_id("fairy-black-box-p1-t0-points").fill("1")
+    page.get_by_test_id("fairy-black-box-score").click()
+    expect(page.get_by_test_id("fairy-black-box-kept-note")).to_have_text(STALE_JA)
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_contain_text("Ben")
+    page.get_by_test_id("tab-apero").click()
+
+    # Back online: the open game is scored again at once, without a tap: red 1, 2, 3 = (1 + 2) × 3.
+    context.set_offline(False)
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("9")
+    expect(page.get_by_test_id("apero-kept-note")).to_have_text("")
+    expect(page.get_by_test_id("panel-apero")).not_to_have_attribute("data-answers", "stale")
+    assert page.evaluate(STALE_LABEL, "apero-totals") == "none"
+    # The other game waits for its tab: still marked until it is opened, then scored again.
+    expect(page.get_by_test_id("fairy-black-box-kept-note")).to_have_text(STALE_JA)
+    page.get_by_test_id("tab-fairy-black-box").click()
+    expect(page.get_by_test_id("fairy-black-box-top-0")).to_contain_text("Aki")
+    expect(page.get_by_test_id("fairy-black-box-kept-note")).to_have_text("")
+
+
+def test_a_hand_recorded_offline_waits_in_its_entry(context):
+    """Pedro opens offline with the kept scoreboard; a new hand cannot be scored offline, so
+    it is not recorded: it waits in its entry, the scoreboard as it was, until it is sent again."""
+    page = open_controlled(context)
+    page.get_by_test_id("tab-pedro").click()
+    enter_points(page, "NS", 7, 9, 5)
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("5")
+    expect(page.get_by_test_id("pedro-ledger-row-0")).to_be_visible()
+
+    enter_points(page, "EW", 8, 4, 10)
     expect(page.get_by_test_id("pedro-error")).to_contain_text("オフライン")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("9")
+    expect(page.get_by_test_id("pedro-ledger-row-1")).to_have_count(0)
+    expect(page.get_by_test_id("pedro-points-EW")).to_have_value("10")
+    expect(page.get_by_test_id("pedro-kept-note")).to_have_text("")
+
+    context.set_offline(False)
+    expect(page.get_by_test_id("pedro-error")).to_have_count(0)  # asked again by itself
+    page.get_by_test_id("pedro-add").click()
+    expect(page.get_by_test_id("pedro-score-EW")).to_have_text("15")
+    expect(page.get_by_test_id("pedro-score-NS")).to_have_text("13")
+
+
+def test_answers_are_kept_with_the_requests_they_answered(context):
+    """Every answer is kept in localStorage (store.js's versioned save) with its request: a
+    few per endpoint, in the language asked."""
+    page = open_controlled(context)
+    page.get_by_test_id("tab-apero").click()
+    page.get_by_test_id("apero-p0-red-1").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("1")
+    page.get_by_test_id("apero-p0-red-2").click()
+    expect(page.get_by_test_id("apero-total-0")).to_have_text("3")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('scoring.answers.apero'))")
+    assert saved["v"] == 1
+    [latest, first] = saved["data"]["apero/score"]
+    assert [latest["lang"], first["lang"]] == ["ja", "ja"]
+    assert latest["data"]["players"][0]["total"] == 3 and first["data"]["players"][0]["total"] == 1
+    method, params, body = json.loads(latest["request"])
+    assert (method, params) == ("POST", [])
+    assert body["players"][0]["cards"] == [{"color": "red", "value": 1}, {"color": "red", "value": 2}]
+    pedro = page.evaluate("() => JSON.parse(localStorage.getItem('scoring.answers.pedro'))")
+    assert pedro["data"]["pedro/game"][0]["data"]["scores"] == {"NS": 0, "EW": 0}
 
 
 def test_the_manifest_makes_the_form_installable(context, base_url):

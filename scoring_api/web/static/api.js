@@ -1,17 +1,34 @@
 // The REST API client: every call passes ?lang= so explanations come back in the UI's
-// language, and every failure (400 details, 5xx, offline) becomes one error object.
+// language, and every failure (400 details, 5xx, offline) becomes one error object. On the
+// form every answer is kept (answers.js plugs itself in): a call that gets no answer at all
+// (offline) is answered with the kept one, so the scoreboard is never empty.
 
 import { h } from './dom.js';
 import { getLang, t } from './i18n.js';
+
+// Where answers are kept: answers.js on the form; none where the cards are drawn alone (the
+// MCP Apps view, which imports this module for its error boxes).
+let keeper = null;
+
+/** Keep every answer with `k.remember(path, request, lang, data)`; answer a call that gets
+ * none with `k.recall(path, request, lang, staleAllowed)` -> {data, stale} or null. */
+export function keepAnswers(k) { keeper = k; }
 
 /**
  * Call `/api/v1/<path>`; resolves to {ok: true, data} or {ok: false, error: {code, message,
  * details}} and never throws, so the form can always show what happened. `signal` (an
  * AbortController's) cancels the call: it then resolves to the error `aborted`.
+ *
+ * Without a connection, the answer kept for the same request resolves {ok: true, data,
+ * kept: 'same'}; failing that, a scoring call (POST) gets its endpoint's last answer,
+ * {ok: true, data, kept: 'stale'} (the panel says it is from before the connection dropped),
+ * unless `options.stale` is false: then the error `offline`, as with nothing kept.
  */
-export async function api(method, path, body, params = {}, signal = undefined) {
+export async function api(method, path, body, params = {}, signal = undefined, options = {}) {
+  const lang = getLang();
   const url = new URL(`api/v1/${path}`, document.baseURI);
-  url.searchParams.set('lang', getLang());
+  url.searchParams.set('lang', lang);
+  const request = JSON.stringify([method, Object.entries(params).map(([k, v]) => [k, String(v)]).sort(), body ?? null]);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   const init = { method, headers: { Accept: 'application/json' }, signal };
   if (body !== undefined) {
@@ -23,6 +40,8 @@ export async function api(method, path, body, params = {}, signal = undefined) {
     response = await fetch(url, init);
   } catch {
     if (signal?.aborted) return aborted();
+    const kept = keeper?.recall(path, request, lang, method === 'POST' && options.stale !== false);
+    if (kept) return { ok: true, data: kept.data, kept: kept.stale ? 'stale' : 'same' };
     // No answer at all: offline (the service worker never answers API calls), or the service is unreachable.
     if (navigator.onLine === false) return { ok: false, error: { code: 'offline', message: t('error.offline'), details: {} } };
     return { ok: false, error: { code: 'network', message: t('error.network'), details: {} } };
@@ -30,7 +49,7 @@ export async function api(method, path, body, params = {}, signal = undefined) {
   let data = null;
   try { data = await response.json(); } catch { /* not JSON */ }
   if (signal?.aborted) return aborted();
-  if (response.ok && data) return { ok: true, data };
+  if (response.ok && data) { keeper?.remember(path, request, lang, data); return { ok: true, data }; }
   if (data && data.error && typeof data.error.message === 'string') {
     return { ok: false, error: { details: {}, ...data.error } };
   }
@@ -40,7 +59,7 @@ export async function api(method, path, body, params = {}, signal = undefined) {
 /** A call cancelled because a newer one made it stale: never shown. */
 const aborted = () => ({ ok: false, error: { code: 'aborted', message: '', details: {} } });
 
-export const post = (path, body, signal) => api('POST', path, body, {}, signal);
+export const post = (path, body, signal, options) => api('POST', path, body, {}, signal, options);
 export const get = (path, params, signal) => api('GET', path, undefined, params, signal);
 
 /**

@@ -1,6 +1,8 @@
 // Page wiring: the language switch, the game tabs (arrow keys move between them, as in the
-// WAI-ARIA tabs pattern), and one module per game mounted in its panel.
+// WAI-ARIA tabs pattern), and one module per game mounted in its panel. Back online, the
+// open game scores again by itself, each other game when its tab is opened.
 
+import { keptNote } from './answers.js';
 import * as apero from './apero.js';
 import * as applejack from './applejack.js';
 import * as chat from './chat.js';
@@ -32,7 +34,18 @@ function selectTab(tab, focus) {
   }
   if (focus) tab.focus();
   history.replaceState(null, '', `#${tab.dataset.game}`);
+  catchUp(tab.dataset.game);
 }
+
+// The games to score again since the connection came back (their answers may be kept ones).
+const behind = new Set();
+function catchUp(id) {
+  if (behind.delete(id)) GAMES[id].refresh();
+}
+window.addEventListener('online', () => {
+  for (const id of Object.keys(GAMES)) behind.add(id);
+  catchUp(document.querySelector('[role="tab"][aria-selected="true"]')?.dataset.game);
+});
 
 function setupTabs() {
   const tabs = [...document.querySelectorAll('[role="tab"]')];
@@ -96,6 +109,7 @@ try {
     const panel = document.getElementById(`panel-${id}`);
     game.mount(panel);
     if (game.snapshot) { bars.push(shareBar(id, game)); panel.append(bars.at(-1)); }
+    if (game.snapshot) bars.push(keptNote(panel, id)); // offline: says when the answer shown is from before
   }
   openShared();
   document.body.dataset.ready = 'true';
