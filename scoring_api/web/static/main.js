@@ -9,6 +9,7 @@ import * as chat from './chat.js';
 import * as fairyBlackBox from './fairy-black-box.js';
 import { applyStatic, getLang, setLang, t } from './i18n.js';
 import * as pedro from './pedro.js';
+import { recordBar } from './record.js';
 import { shareBar } from './share.js';
 import { currentName, decode } from './store.js';
 
@@ -110,6 +111,7 @@ try {
     game.mount(panel);
     if (game.snapshot) { bars.push(shareBar(id, game)); panel.append(bars.at(-1)); }
     if (game.snapshot) bars.push(keptNote(panel, id)); // offline: says when the answer shown is from before
+    if (game.lastResult) bars.push(recordBar(panel, id, game)); // BG Stats: above the share bar
   }
   openShared();
   document.body.dataset.ready = 'true';
