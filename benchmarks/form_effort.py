@@ -43,20 +43,11 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from form_taps import serve
+from form_taps import PHONE, serve
 from load import ROOT
 
 sys.path.insert(0, str(ROOT))
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 3,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "ja-JP",
-    "service_workers": "block",
-}
 
 
 class Person:

@@ -95,12 +95,11 @@ def test_simulated_california_hands_hold_sixteen_points():
 GAMES = 300
 
 
-def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
-    """Whole games to the highest target the schema allows, hands dealt and played as the
+def game_lengths(rules: Rules) -> list[int]:
+    """Hands per game in GAMES whole games under ``rules``, hands dealt and played as the
     simulator plays them (random trump, random legal cards), settled from 0-0 until the
-    game is over: every one fits in MAX_HANDS hands (docs/rules/pedro.md, "Decisions", 16)."""
+    game is over."""
     rng = random.Random("pedro-games")
-    rules = Rules(target=MAX_TARGET)
     lengths = []
     for number in range(GAMES):
         scores, dealer, played, over = {"NS": 0, "EW": 0}, "NESW"[number % 4], 0, False
@@ -117,6 +116,13 @@ def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
             result = settle(team(hand.bidder), hand.bid, scores, points, rules)
             scores, over, played = result.scores_after, result.game_over, played + 1
         lengths.append(played)
+    return lengths
+
+
+def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
+    """Whole games to the highest target the schema allows: every one fits in MAX_HANDS
+    hands (docs/rules/pedro.md, "Decisions", 16)."""
+    lengths = game_lengths(Rules(target=MAX_TARGET))
     assert (statistics.median(lengths), max(lengths)) == (25, 51)  # random trumps: longer than a table's
     assert max(lengths) < MAX_HANDS
 
@@ -124,23 +130,6 @@ def test_simulated_games_to_the_highest_target_fit_the_hands_limit():
 def test_simulated_california_games_end_sooner():
     """16 points a hand and bids from 6: games to 100 take fewer hands than the 14-point
     rule's, so the 80-hand limit holds (docs/rules/pedro.md, "Decisions", 16 and 17)."""
-    rng = random.Random("pedro-games")
-    rules = Rules(target=MAX_TARGET, schedule="california_16")
-    lengths = []
-    for number in range(GAMES):
-        scores, dealer, played, over = {"NS": 0, "EW": 0}, "NESW"[number % 4], 0, False
-        while not over:
-            hand = deal_and_play(rng, dealer, rules)
-            if hand is None:
-                continue
-            dealer = next_seat(dealer)
-            captured = {t: [] for t in TEAMS}
-            for leader, cards, _ in hand.tricks:
-                captured[play_trick(hand.trump, leader, cards).team] += cards
-            two_team = team(hand.two_holder) if hand.two_holder else None
-            points = hand_points(hand.trump, captured, rules, two_team).points
-            result = settle(team(hand.bidder), hand.bid, scores, points, rules)
-            scores, over, played = result.scores_after, result.game_over, played + 1
-        lengths.append(played)
+    lengths = game_lengths(Rules(target=MAX_TARGET, schedule="california_16"))
     assert (statistics.median(lengths), max(lengths)) == (16, 24)  # against 25 and 51 under guide_14
     assert max(lengths) < MAX_HANDS
