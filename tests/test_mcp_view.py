@@ -25,6 +25,7 @@ VIEW_MODULES = [
     "text/pedro.js",
     "i18n.js",
     "api.js",
+    "people.js",
     "store.js",
     "apero.js",
     "orchard.js",

@@ -8,6 +8,7 @@
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
 import { h, onPage, patch, rankingStrip, showAnswer, unchanged, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
+import { peopleOf } from './people.js';
 import { keep, kept } from './store.js';
 
 const COLORS = [
@@ -43,30 +44,7 @@ const cardText = (card, label = colorName(card.color)) => t('apero.cardName', { 
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
 /** `key.one` or `key.other`, as `n` asks in the form's language (Japanese has `.other` only). */
 const plural = (key, n, params = {}) => t(`${key}.${new Intl.PluralRules(getLang()).select(Number(n))}`, { n, ...params });
-const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** 「プレイヤー1」 as a pattern: the name the form gives a player left unnamed. */
-function placeholderPattern() {
-  const [before, after = ''] = t('apero.playerN', { n: '\u0000' }).split('\u0000');
-  return `${escaped(before)}[0-9]+${escaped(after)}`;
-}
-
-/** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」 (a placeholder takes no さん). */
-const person = (name) => (new RegExp(`^${placeholderPattern()}$`).test(name) ? name : t('apero.person', { name }));
-
-/** The service's sentences put さん after every name: not after a placeholder. */
-function plainNames(text) {
-  const honorific = t('apero.person', { name: '' });
-  if (!honorific || typeof text !== 'string') return text;
-  return text.replace(new RegExp(`(${placeholderPattern()})${escaped(honorific)}`, 'g'), '$1');
-}
-
-/** 「アキさん」, 「アキさんとベンさん」, 「アキさん、ベンさんとカイさん」. */
-function namesText(names) {
-  const people = names.map(person);
-  if (people.length < 2) return people.join('');
-  return t('apero.names.last', { rest: people.slice(0, -1).join(t('apero.names.separator')), last: people.at(-1) });
-}
+const { plainNames, namesText } = peopleOf('apero');
 
 /** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」. */
 function winnerText(result) {

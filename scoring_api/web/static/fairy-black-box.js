@@ -5,6 +5,7 @@
 import { errorBox, get, latestOnly, pathParts, post } from './api.js';
 import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
+import { peopleOf } from './people.js';
 import { keep, kept } from './store.js';
 
 const GAME = 'fairy-black-box'; // the tab, the panel and the kept inputs (store.js)
@@ -28,31 +29,13 @@ const playerName = (p, i) => p.name.trim() || t('fairy-black-box.playerN', { n: 
 const nth = (k) => t(`fairy-black-box.ordinal.${new Intl.PluralRules(getLang(), { type: 'ordinal' }).select(k + 1)}`, { n: k + 1 });
 /** The name a treasure row goes by: in the explanations the points follow it, so it never ends in a digit. */
 const treasureName = (k) => t('fairy-black-box.treasureName', { nth: nth(k) });
-const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** 「プレイヤー1」 as a pattern: the name the form gives a player left unnamed. */
-function placeholderPattern() {
-  const [before, after = ''] = t('fairy-black-box.playerN', { n: '\u0000' }).split('\u0000');
-  return `${escaped(before)}[0-9]+${escaped(after)}`;
-}
-
-/** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」 (a placeholder takes no さん). */
-const person = (name) => (new RegExp(`^${placeholderPattern()}$`).test(name) ? name : t('fairy-black-box.person', { name }));
-
-/** The service's sentences put さん after every name: not after a placeholder. */
-function plainNames(text) {
-  const honorific = t('fairy-black-box.person', { name: '' });
-  if (!honorific || typeof text !== 'string') return text;
-  return text.replace(new RegExp(`(${placeholderPattern()})${escaped(honorific)}`, 'g'), '$1');
-}
+const { plainNames, namesText } = peopleOf('fairy-black-box');
 
 /** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」, or that nobody won. */
 function winnerText(result) {
   const top = result.players.find((p) => p.name === result.winners[0]);
   if (!top) return t('fairy-black-box.noWinner');
-  const people = result.winners.map(person);
-  const names = people.length < 2 ? people.join('')
-    : t('fairy-black-box.names.last', { rest: people.slice(0, -1).join(t('fairy-black-box.names.separator')), last: people.at(-1) });
+  const names = namesText(result.winners);
   const points = t(`fairy-black-box.winnerPoints.${new Intl.PluralRules(getLang()).select(top.score)}`, { n: top.score });
   return t(result.winners.length > 1 ? 'fairy-black-box.winner.shared' : 'fairy-black-box.winner.single', { names, points });
 }
