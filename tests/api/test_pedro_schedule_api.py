@@ -52,7 +52,7 @@ def hand_body(amount, ns, ew, rules=None, team="NS"):
         ),
         (
             "en",
-            "Schedule: California Pedro (california_16, 16 points). NS bid 16 and took 16: made, so it adds 16. "
+            "Schedule: California Pedro (BGA's default, 16 points). NS bid 16 and took 16: made, so it adds 16. "
             "EW adds the 0 it took. Scores: NS 0 -> 16, EW 0 -> 0. The game goes on.",
         ),
     ],
@@ -97,7 +97,7 @@ def test_a_jack_worth_three_in_a_whole_game(client):
     ]
     assert answer["scores"] == {"NS": 10, "EW": 22} and answer["rules"] == CALIFORNIA_RULES
     assert answer["explanation"] == (
-        "Schedule: California Pedro (california_16, 16 points). After 2 hand(s): NS 10, EW 22 (target 100). "
+        "Schedule: California Pedro (BGA's default, 16 points). After 2 hand(s): NS 10, EW 22 (target 100). "
         "The game goes on."
     )
     assert not answer["hands"][1]["explanation"].startswith("Schedule")  # said once, by the game
@@ -124,7 +124,7 @@ def test_a_trick_counts_the_jack_as_three(client):
         ),
         (
             "en",
-            "Schedule: California Pedro (california_16, 16 points). Dealer N. Calls: E pass, S pass, W pass, N 9. "
+            "Schedule: California Pedro (BGA's default, 16 points). Dealer N. Calls: E pass, S pass, W pass, N 9. "
             "The first three passed, so the dealer N (NS) had to bid and bid 9; N names trump and leads first.",
         ),
     ],
@@ -156,8 +156,8 @@ def test_california_bids_from_six_to_sixteen(client):
         ),
         (
             "en",
-            "A bid of 16 is impossible under the 14-point schedule (guide_14): a hand holds at most 14 points. "
-            "If the table plays California Pedro (california_16, 16 points), choose it as the rules' schedule.",
+            "A bid of 16 is impossible under the 14-point schedule (the guide's default): a hand holds at most 14 points. "
+            "If the table plays California Pedro (BGA's default, 16 points), choose it as the rules' schedule.",
         ),
     ],
 )
@@ -185,8 +185,8 @@ def test_a_bid_of_sixteen_under_the_guide_names_both_schedules(client, lang, mes
             3,
             3,
             None,
-            "NS 3 and EW 3 is not a possible split under the 14-point schedule (guide_14), whose six point cards are "
-            "worth 1, 1, 1, 1, 5, 5; it is one under California Pedro (california_16, 16 points). If the table plays "
+            "NS 3 and EW 3 is not a possible split under the 14-point schedule (the guide's default), whose six point cards are "
+            "worth 1, 1, 1, 1, 5, 5; it is one under California Pedro (BGA's default, 16 points). If the table plays "
             "that, choose it as the rules' schedule.",
         ),
         (
@@ -202,8 +202,8 @@ def test_a_bid_of_sixteen_under_the_guide_names_both_schedules(client, lang, mes
             2,
             2,
             CALIFORNIA,
-            "NS 2 and EW 2 is not a possible split under California Pedro (california_16, 16 points), whose six point "
-            "cards are worth 1, 1, 1, 3, 5, 5; it is one under the 14-point schedule (guide_14). If the table plays "
+            "NS 2 and EW 2 is not a possible split under California Pedro (BGA's default, 16 points), whose six point "
+            "cards are worth 1, 1, 1, 3, 5, 5; it is one under the 14-point schedule (the guide's default). If the table plays "
             "that, choose it as the rules' schedule.",
         ),
     ],
@@ -224,8 +224,8 @@ def test_a_split_of_the_other_schedule_is_refused_naming_both(client, lang, ns, 
         ),
         (
             "en",
-            "max_bid 16 is above the 14 points a hand holds under the 14-point schedule (guide_14). If the table plays "
-            "California Pedro (california_16, 16 points), choose it as the rules' schedule.",
+            "The highest bid 16 is above the 14 points a hand holds under the 14-point schedule (the guide's default). If the table plays "
+            "California Pedro (BGA's default, 16 points), choose it as the rules' schedule.",
         ),
     ],
 )
