@@ -277,13 +277,13 @@ def test_apero_official_example(mode):
     purple = next(c for c in player["colors"] if c["color"] == "purple")
     assert (purple["cards"], purple["score"], purple["expression"]) == ([-1, -2, -3], 9, "(-1 + -2) × -3")
     assert body["winners"] == ["A"]
-    assert body["explanation"] == "勝者: A（16点）"
+    assert body["explanation"] == "Aさんの勝ち（16点）"
 
 
 def test_apero_in_english():
     body = document(call("score_apero", OFFICIAL_EXAMPLE, lang="en"))
     assert body["players"][0]["total"] == 16
-    assert body["explanation"].startswith("Winner")
+    assert body["explanation"] == "A wins (16)"
 
 
 def test_pedro_hand():
@@ -422,7 +422,7 @@ def test_language_from_the_environment(monkeypatch):
     assert server_lang() == "ja"
     monkeypatch.setenv(LANG_ENV, "en")
     body = document(run(lambda client: client.call_tool("score_apero", OFFICIAL_EXAMPLE), lang=None))
-    assert body["explanation"].startswith("Winner")
+    assert body["explanation"] == "A wins (16)"
 
 
 def test_bad_language_argument():
@@ -456,4 +456,4 @@ def test_module_serves_over_stdio(tmp_path):
     assert view.contents[0].text == mcp_view.view_html()
     body = document(result)
     assert body["players"][0]["total"] == 16
-    assert body["explanation"].startswith("Winner")
+    assert body["explanation"] == "A wins (16)"

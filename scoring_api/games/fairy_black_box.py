@@ -368,6 +368,6 @@ def next_player(remaining: list[tuple[str, int]]) -> NextPlayer:
                 limit=TREASURE_CARDS,
             )
     if len(remaining) < 2:
-        raise RuleError("game_over", ("player",), names=", ".join(name for name, _ in remaining))
+        raise RuleError("game_over", ("player",), names=tuple(name for name, _ in remaining))
     fewest = min(count for _, count in remaining)
     return NextPlayer(tuple(name for name, count in remaining if count == fewest), fewest)

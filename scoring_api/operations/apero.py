@@ -103,7 +103,7 @@ def score(request: dict, lang: str) -> dict:
         "sets": game.sets,
         "players": [_player(hand, lang) for hand in game.players],
         "winners": list(game.winners),
-        "explanation": t(winners_key, lang, names=join_list(game.winners, lang), total=game.top),
+        "explanation": t(winners_key, lang, names=game.winners, total=game.top),
     }
 
 

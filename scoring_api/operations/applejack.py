@@ -77,7 +77,7 @@ def _area(area: applejack.Area, die: int, orchard: applejack.Orchard, lang: str)
         place_key, shown = "applejack.place_fields_board", area.fields
     else:
         place_key, shown = "applejack.place_fields", area.fields
-    place = t(place_key, lang, fields_text=join_list(shown, lang), count=len(area.board_apples))
+    place = t(place_key, lang, fields_text=join_list(shown, lang), fields=len(shown), count=len(area.board_apples))
     return {
         "fields": list(area.fields),
         "board_apples": list(area.board_apples),

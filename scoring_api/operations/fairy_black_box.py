@@ -9,7 +9,7 @@ and explains each answer with the catalogue's sentences (``messages/fairy_black_
 from __future__ import annotations
 
 from ..games import fairy_black_box as fbb
-from ..i18n import join_list, sentences, t
+from ..i18n import sentences, t
 from ..schemas.fairy_black_box import (
     FairyBlackBoxEndCheckRequestSchema,
     FairyBlackBoxEndCheckResponseSchema,
@@ -67,17 +67,16 @@ def _verdict(game: fbb.GameScore, lang: str) -> str:
         return t("fairy_black_box.no_winner", lang)
     said = []
     if game.out:
-        said.append(t("fairy_black_box.eliminated_players", lang, names=join_list(game.out, lang)))
+        said.append(t("fairy_black_box.eliminated_players", lang, names=game.out))
     winner, score = game.winners[0], game.top_score
     if len(game.out) == len(game.players) - 1:
         said.append(t("fairy_black_box.winner_sole_survivor", lang, name=winner, score=score))
     elif game.decided_by == "score":
         said.append(t("fairy_black_box.winner_score", lang, name=winner, score=score))
     else:  # a tie, broken by 〈きらきら〉 or the mood, or shared
-        said.append(t("fairy_black_box.tied", lang, names=join_list(game.tied, lang), score=score))
-        winners = join_list(game.winners, lang)
+        said.append(t("fairy_black_box.tied", lang, names=game.tied, score=score))
         said.append(
-            t(f"fairy_black_box.winner_{game.decided_by}", lang, name=winner, mood=game.top_mood, names=winners)
+            t(f"fairy_black_box.winner_{game.decided_by}", lang, name=winner, mood=game.top_mood, names=game.winners)
         )
     return sentences(said, lang)
 
@@ -257,8 +256,7 @@ def end_check(request: dict, lang: str) -> dict:
 def next_player(request: dict, lang: str) -> dict:
     found = fbb.next_player([(p["name"], p["treasure_count"]) for p in request["players"]])
     if found.rock_paper_scissors:
-        names = join_list(found.candidates, lang)
-        explanation = t("fairy_black_box.next_tied", lang, names=names, count=found.fewest_treasures)
+        explanation = t("fairy_black_box.next_tied", lang, names=found.candidates, count=found.fewest_treasures)
     else:
         explanation = t("fairy_black_box.next_one", lang, name=found.candidates[0], count=found.fewest_treasures)
     return {

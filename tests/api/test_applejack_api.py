@@ -53,7 +53,7 @@ def test_harvest_two_varieties_in_english(client):
         ([10], [], 2, 0),
     ]
     assert yellow["areas"][0]["explanation"] == (
-        "yellow, area on field(s) 8 with 1 board apple(s): 2 apple(s) - die 2 <= 0 -> 0 honey"
+        "yellow, area on field 8 with 1 board apple: 2 apples - die 2 <= 0 -> 0 honey"
     )
     assert body["honey"] == 1
     assert body["explanation"] == "Harvest total: 1 + 0 = 1 honey"
@@ -91,7 +91,7 @@ def test_placement_lists_each_connection(client):
     ]
     assert (body["beehive_honey"], body["cost"], body["pasture_bonus"], body["honey"]) == (3, 3, 0, 0)
     assert body["field"] == 5 and body["as_pasture"] is False
-    assert body["explanation"] == "Tree side up on field 5: price -3, 1 beehive connection(s) +3 -> change +0"
+    assert body["explanation"] == "Tree side up on field 5: price -3, 1 beehive connection +3 -> change +0"
 
 
 def test_placement_at_a_board_beehive(client):
@@ -165,7 +165,7 @@ def test_final_rulebook_example(client):
         "1. Final harvest (every variety, die 3): 6 + 4 + 3 + 3 + 2 + 0 = 18",
         "2. The final harvest doubled: 18 × 2 = 36",
         "3. 5 variety(ies) yielded honey (brown, light_green, red, pink, orange) -> variety bonus +11 (4/5/6/7 varieties: 4/11/21/35)",
-        "4. Last blossom scoring (once): 12 blossom(s) -> +12",
+        "4. Last blossom scoring (once): 12 blossoms -> +12",
         "5. Honey in supply +20",
     ]
     assert body["explanation"] == "Total: 36 + 11 + 12 + 20 = 79 honey"
@@ -382,9 +382,9 @@ def test_area_sentences_name_the_place_of_the_area(client, lang):
     }
     body = client.post(f"{BASE}/harvest?lang={lang}", json={"orchard": orchard, "varieties": ["red"], "die": 1})
     places = [
-        t("applejack.place_fields_board", lang, fields_text=8, count=1),
-        t("applejack.place_fields", lang, fields_text=10),
-        t("applejack.place_board_alone", lang, fields_text=t("text.list_separator", lang).join(["1", "2"])),
+        t("applejack.place_fields_board", lang, fields_text=8, fields=1, count=1),
+        t("applejack.place_fields", lang, fields_text=10, fields=1),
+        t("applejack.place_board_alone", lang, fields_text=t("text.list_separator", lang).join(["1", "2"]), fields=2),
     ]
     areas = body.get_json()["harvests"][0]["areas"]
     assert [(a["fields"], a["board_apples"], a["apples"], a["honey"]) for a in areas] == [

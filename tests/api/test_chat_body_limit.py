@@ -49,7 +49,7 @@ def test_a_chat_body_at_the_chat_limit_is_read_and_one_byte_more_is_a_413(client
     assert refused.status_code == 413
     error = refused.get_json()["error"]
     assert error["code"] == "payload_too_large"
-    assert error["message"] == "リクエストが大きすぎます（上限 200000 バイト）。"
+    assert error["message"] == "リクエストが大きすぎます（上限200000バイト）。"
     assert len(fake_model.requests) == 1
 
 
@@ -92,7 +92,7 @@ def test_a_chunked_chat_body_is_held_to_the_chat_limit(client, fake_model, route
 def test_every_other_route_keeps_64_kib(client, route):
     refused = client.post(route, data=b"{" + b" " * LIMIT + b"}", content_type="application/json")
     assert refused.status_code == 413
-    assert refused.get_json()["error"]["message"] == f"リクエストが大きすぎます（上限 {LIMIT} バイト）。"
+    assert refused.get_json()["error"]["message"] == f"リクエストが大きすぎます（上限{LIMIT}バイト）。"
 
 
 def test_the_default_chat_limit_takes_a_few_photos(fake_model):

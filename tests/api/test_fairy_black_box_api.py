@@ -94,7 +94,7 @@ def test_tie_broken_by_kirakira_with_brackets_and_katakana(client):
     assert [p["score"] for p in result["players"]] == [5, 5]
     assert [p["has_kirakira"] for p in result["players"]] == [False, True]
     assert result["winners"] == ["Ben"] and result["decided_by"] == "kirakira"
-    assert result["explanation"] == "Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているBenさんの勝利です。"
+    assert result["explanation"] == "Akiさん、Benさんが5点で同点です。同点のうち〈きらきら〉を持っているBenさんの勝利です。"
     en = client.post(SCORE + "?lang=en", json=body).get_json()
     assert en["explanation"] == "Aki, Ben tie at 5. Ben holds 〈きらきら〉 and wins."
 
@@ -109,7 +109,7 @@ def test_tie_broken_by_mood(client):
     )
     ja = client.post(SCORE, json=body).get_json()
     assert ja["explanation"] == (
-        "Aki、Benが4点で同点です。同点のプレイヤーは誰も〈きらきら〉を持っていないので、ゴキゲンが最も高いBenさん（ゴキゲン3）の勝利です。"
+        "Akiさん、Benさんが4点で同点です。同点のプレイヤーは誰も〈きらきら〉を持っていないので、ゴキゲンが最も高いBenさん（ゴキゲン3）の勝利です。"
     )
 
 
@@ -149,7 +149,7 @@ def test_eliminated_player_scores_null_and_cannot_win(client):
         "Akiさんは脱落したので得点しません（脱落したプレイヤーはタカラモノカードをすべて捨て札にしています）。"
     )
     assert result["players"][2]["explanation"] == "Choさん: のろい -2 + 石 1 = -1点"
-    assert result["explanation"] == "Akiは脱落したので得点計算に加わりません。Choさんが-1点で最高得点となり、勝利です。"
+    assert result["explanation"] == "Akiさんは脱落したので得点計算に加わりません。Choさんが-1点で最高得点となり、勝利です。"
 
 
 def test_single_survivor_wins(client):
@@ -400,7 +400,7 @@ def test_next_player_with_a_tie(client):
         "next_players": ["Ben", "Cho"],
         "fewest_treasures": 1,
         "rock_paper_scissors": True,
-        "explanation": "Ben、Choがタカラモノカード1枚で最も少ないので、じゃんけんで次の手番プレイヤーを決めます。",
+        "explanation": "Benさん、Choさんがタカラモノカード1枚で最も少ないので、じゃんけんで次の手番プレイヤーを決めます。",
     }
 
 

@@ -73,7 +73,7 @@ def test_pedro_target_and_margin(client):
         client, "/api/v1/pedro/game?lang=en", {"hands": [hand], "rules": {"target": 100, "bidder_out_margin": 100}}
     )
     assert ok.status_code == 200 and ok.get_json()["explanation"] == (
-        "After 1 hand(s): NS -7, EW 0 (target 100). The game goes on."
+        "After 1 hand: NS -7, EW 0 (target 100). The game goes on."
     )
     over = post(
         client, "/api/v1/pedro/game?lang=en", {"hands": [hand], "rules": {"target": 101, "bidder_out_margin": 101}}

@@ -541,7 +541,7 @@ def test_game_ledger_and_next_hand(client):
     ]
     assert [h["bid_made"] for h in body["hands"]] == [True, True, False]
     assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 6, "EW": 22}, None, "normal")
-    assert body["explanation"] == "After 3 hand(s): NS 6, EW 22 (target 100). The game goes on."
+    assert body["explanation"] == "After 3 hands: NS 6, EW 22 (target 100). The game goes on."
 
 
 def test_game_reaching_bidder_goes_out_then_won(client):
@@ -586,7 +586,7 @@ def test_game_both_teams_past_the_target_then_the_extra_hand_decides(client):
     assert (body["scores"], body["winner"], body["next_hand"]) == ({"NS": 108, "EW": 92}, "NS", None)
     assert (body["hands"][-1]["decided_by"], body["hands"][-1]["game_over"]) == ("extra_hand", True)
     assert body["explanation"] == (
-        "After 17 hand(s): NS 108, EW 92 (target 100). In the extra hand after both teams reached the target, "
+        "After 17 hands: NS 108, EW 92 (target 100). In the extra hand after both teams reached the target, "
         "the bidding team was set, so the other team, NS, wins."
     )
     status, answer = post(client, "/game", {"hands": [*hands, hand("EW", 8, 7, 7), hand("NS", 7, 7, 7)]}, "en")

@@ -97,7 +97,7 @@ def test_a_jack_worth_three_in_a_whole_game(client):
     ]
     assert answer["scores"] == {"NS": 10, "EW": 22} and answer["rules"] == CALIFORNIA_RULES
     assert answer["explanation"] == (
-        "Schedule: California Pedro (BGA's default, 16 points). After 2 hand(s): NS 10, EW 22 (target 100). "
+        "Schedule: California Pedro (BGA's default, 16 points). After 2 hands: NS 10, EW 22 (target 100). "
         "The game goes on."
     )
     assert not answer["hands"][1]["explanation"].startswith("Schedule")  # said once, by the game

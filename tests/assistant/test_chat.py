@@ -163,7 +163,7 @@ def test_a_slow_model_is_a_504(chat_client, fake_model):
     fake_model.play(sleep(2.0))
     response = ask(chat_client, "?", lang="en")
     assert response.status_code == 504
-    assert response.get_json()["error"]["message"] == "The model did not answer within 1 seconds; try again later."
+    assert response.get_json()["error"]["message"] == "The model did not answer within 1 second; try again later."
 
 
 def test_garbage_from_the_model_is_a_502(chat_client, fake_model):

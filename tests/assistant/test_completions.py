@@ -452,7 +452,7 @@ def test_a_model_that_stalls_mid_stream_ends_it_with_a_timeout_event(fake_model)
     assert time.monotonic() - start < 5
     assert streamed_text(found) == "止まり"
     assert found[-1]["error"]["code"] == "model_timeout"
-    assert found[-1]["error"]["message"] == "The model did not answer within 1 seconds; try again later."
+    assert found[-1]["error"]["message"] == "The model did not answer within 1 second; try again later."
     fake_model.play()
 
 

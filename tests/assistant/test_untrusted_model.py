@@ -106,7 +106,7 @@ def test_arguments_nested_5000_deep_are_an_error_result_read_without_recursion(c
         assert call["result"] == {
             "error": {
                 "code": "invalid_arguments",
-                "message": "ツールの引数の入れ子が 32 段より深いので読みませんでした。",
+                "message": "ツールの引数の入れ子が32段より深いので読みませんでした。",
                 "details": {},
             }
         }
@@ -268,7 +268,7 @@ def test_the_result_limit_is_a_setting(fake_model):
     assert 1024 < size < 8192
     sent = json.loads(tool_messages(fake_model.requests[1])[0]["content"])
     assert sent["error"]["message"] == (
-        f"ツールの結果が {size} バイトで、返せる上限 1024 バイトを超えました。入力を小さく分けて呼び直してください。"
+        f"ツールの結果が{size}バイトで、返せる上限1024バイトを超えました。入力を小さく分けて呼び直してください。"
     )
 
 
@@ -295,7 +295,7 @@ def test_a_hanging_model_meets_the_chat_deadline(fake_model):
         "error": {
             "code": "chat_deadline",
             "details": {},
-            "message": "The chat did not finish within its time limit of 1 seconds; try again later.",
+            "message": "The chat did not finish within its time limit of 1 second; try again later.",
         }
     }
     assert elapsed < 4
@@ -308,7 +308,7 @@ def test_the_deadline_message_in_japanese(fake_model):
     fake_model.play(hang())
     error = ask(client).get_json()["error"]
     assert (
-        error["message"] == "チャットが制限時間（1 秒）内に終わりませんでした。しばらくしてからもう一度お試しください。"
+        error["message"] == "チャットが制限時間（1秒）内に終わりませんでした。しばらくしてからもう一度お試しください。"
     )
     fake_model.play()
 

@@ -8,7 +8,11 @@ Python's own messages, player names read as players read them (docs/rules/README
 free-keys objects refused at their size before their members, and 107 Pedro refusals of a
 15 or 16 (or of a split only the other point schedule allows), which the rules now refuse
 naming the schedule since a table may play California Pedro's 16 points
-(docs/rules/pedro.md, Decisions 17-19).
+(docs/rules/pedro.md, Decisions 17-19), and 530 answers whose sentences changed, each
+with the same status and the same JSON but for its texts: English counts without "(s)"
+("1 hand", "2 hands"), さん on every player named in a Japanese sentence but never on a
+placeholder name or an honoured one (tests/test_catalogue_words.py), no space between a
+Japanese number and its unit, and Apero's winner announced as 「アキさんの勝ち（16点）」.
 """
 
 from __future__ import annotations
