@@ -89,7 +89,7 @@ class ApplejackBoardAppleSchema(StrictSchema):
         required=True,
         validate=validate.Length(1, 2),
         metadata={
-            "description": "The border field(s) it touches.",
+            "description": "The border fields it touches: one, or two that meet at the rim.",
             "uniqueItems": True,  # the rules refuse a field given twice
         },
     )
