@@ -31,7 +31,7 @@ from ..games.fairy_black_box import is_kirakira
 from ..operations.registry import find_operation
 from ..schemas.localized import localized
 from ..tools import rest_arguments
-from .terms import VARIETIES
+from .terms import VARIETIES, VARIETY_SYNONYMS
 
 
 def loaded(operation: str, arguments: object) -> object | None:
@@ -64,7 +64,7 @@ def variety(name: str) -> str:
         for id_, shown in words.items():
             if folded in (id_.replace("_", " "), shown.casefold()):
                 return id_
-    return folded
+    return VARIETY_SYNONYMS.get(folded, folded)
 
 
 def _orchard(orchard) -> object:

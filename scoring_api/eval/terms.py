@@ -58,7 +58,7 @@ VARIETIES: dict[str, dict[str, str]] = {
         "red": "赤",
         "light_green": "黄緑",
         "yellow": "黄",
-        "orange": "オレンジ",
+        "orange": "橙",
         "pink": "ピンク",
         "brown": "茶",
     },
@@ -71,6 +71,10 @@ VARIETIES: dict[str, dict[str, str]] = {
         "brown": "brown",
     },
 }
+
+#: Other words a player (or a model) may use for a variety: Apero's 橙 is the form's word
+#: for orange in both games, and 「オレンジ」 its everyday gloss.
+VARIETY_SYNONYMS: dict[str, str] = {"オレンジ": "orange"}
 
 #: The players' names of the questions, as players at a table of that language are called.
 PLAYER_NAMES: dict[str, tuple[str, ...]] = {
