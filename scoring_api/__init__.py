@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,8 @@ COMPRESSED_TYPES = (
 #: as the model writes them, and a compressor would hold them back) and /mcp's (the SDK's
 #: transport answers, streams among them, as the SDK wrote them).
 UNCOMPRESSED_BLUEPRINTS = frozenset({"chat", "completions", "mcp"})
+#: The endpoints that send a file of the form's static folder, unversioned and versioned.
+STATIC_FILES = frozenset({"web.static", "web.asset"})
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -103,12 +106,13 @@ def _compress_answers(app: Flask) -> None:
     ``COMPRESS_MIN_BYTES`` of a ``COMPRESSED_TYPES`` type; never a stream, never the chat's
     or /mcp's answers, never a part of a file (a ``Range`` answer, 206).
 
-    The form's files (``web.static``) are compressed once per file version and encoding
-    (kept in memory, keyed by the path and the file's ETag) with brotli first; an answer
-    made per request prefers gzip, half brotli's time on a few KB for the same size. A
-    compressed answer's strong ETag names its encoding (``"...:br"``, so a cache never
-    mixes two encodings), it loses ``Accept-Ranges`` (ranges are offered on the file as
-    it is), and a conditional request is answered 304 against that ETag.
+    The form's files (``web.static``, and ``web.asset`` under a version) are compressed once
+    per file version and encoding (kept in memory, keyed by the file's path in the static
+    folder and its ETag, never by the URL, which a client may vary at will) with brotli
+    first; an answer made per request prefers gzip, half brotli's time on a few KB for the
+    same size. A compressed answer's strong ETag names its encoding (``"...:br"``, so a
+    cache never mixes two encodings), it loses ``Accept-Ranges`` (ranges are offered on the
+    file as it is), and a conditional request is answered 304 against that ETag.
     """
     from flask import g, request
     from flask_compress import Compress, DictCache
@@ -138,12 +142,12 @@ def _compress_answers(app: Flask) -> None:
             or (response.content_length or 0) < COMPRESS_MIN_BYTES
         ):
             return response
-        if request.endpoint != "web.static":
+        if request.endpoint not in STATIC_FILES:
             return answers.after_request(response)  # never a stream: COMPRESS_STREAMS
         etag, _ = response.get_etag()
         if not etag:
             return response
-        g.compressed_file = f"{request.path}\0{etag}"
+        g.compressed_file = f"{posixpath.normpath((request.view_args or {})['filename'])}\0{etag}"
         response.direct_passthrough = False
         response.make_sequence()  # the file's bytes, so that its compressed copy is kept
         response = files.after_request(response)

@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 import pytest
 
 from scoring_api.web import bp as web
+from scoring_api.web import static_version
 
 STATIC = Path(web.static_folder)
 # import x from './x.js'; export { y } from './y.js'; import './z.js'; import('./w.js')
@@ -29,6 +30,17 @@ def precache_of(response) -> tuple[str, list[str]]:
     version = re.search(r'^const VERSION = "([0-9a-f]+)";$', source, re.M).group(1)
     urls = json.loads(re.search(r"^const PRECACHE = (\[.*?\]);$", source, re.S | re.M).group(1))
     return version, urls
+
+
+def assets(client) -> str:
+    """The folder of the static files under their current version (/assets/v/<hash>/)."""
+    with client.application.test_request_context():
+        return f"/assets/v/{static_version()}/"
+
+
+def names(urls: list[str]) -> list[str]:
+    """The URLs with their version left out: /assets/v/<hash>/app.css -> /assets/app.css."""
+    return [re.sub(r"^/assets/v/[0-9a-f]{16}/", "/assets/", url) for url in urls]
 
 
 def test_the_manifest_names_the_form_and_its_icons(client):
@@ -59,7 +71,7 @@ def test_the_page_links_the_manifest_and_loads_the_offline_script(client):
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert '<meta name="theme-color" content="#22303f">' in page
-    assert '<script type="module" src="/assets/offline.js"></script>' in page
+    assert f'<script type="module" src="{assets(client)}offline.js"></script>' in page
     banner = re.search(r'<p class="offline-banner"[^>]*>', page).group(0)
     assert 'data-i18n="offline.banner"' in banner and " hidden" in banner  # hidden until offline
     assert re.search(r'role="status" aria-live="polite" data-testid="offline-status"', page)
@@ -87,8 +99,8 @@ def test_the_worker_keeps_the_page_the_manifest_and_every_static_file(client):
         for path in STATIC.rglob("*")
         if path.is_file() and path.name != "sw.js" and not path.name.startswith(".") and not path.name.endswith("~")
     )
-    assert urls == ["/", "/manifest.webmanifest", *(f"/assets/{name}" for name in files)]
-    assert "/assets/sw.js" not in urls
+    assert urls == ["/", "/manifest.webmanifest", *(f"{assets(client)}{name}" for name in files)]
+    assert "/assets/sw.js" not in names(urls)
     assert not [url for url in urls if re.match(r"/(api|v1|mcp)(/|$)", url)]  # the API is never kept
     for url in urls:
         assert body(client, url)[0] == 200, url
@@ -107,8 +119,8 @@ def test_everything_the_page_loads_is_kept(client):
             if url not in loaded:
                 loaded.add(url)
                 todo.append(url)
-    assert {"/assets/main.js", "/assets/offline.js", "/assets/i18n.js", "/assets/api.js"} <= loaded
-    assert any(url.startswith("/assets/text/") for url in loaded)
+    assert {"/assets/main.js", "/assets/offline.js", "/assets/i18n.js", "/assets/api.js"} <= set(names(loaded))
+    assert any(url.startswith(f"{assets(client)}text/") for url in loaded)
     assert not loaded - set(urls), sorted(loaded - set(urls))
 
 
@@ -128,18 +140,18 @@ def test_a_changed_or_added_file_makes_a_new_version(client, static_copy):
     with (static_copy / "app.css").open("a", encoding="utf-8") as css:
         css.write("\n/* deploy 2 */\n")
     changed, same_urls = precache_of(client.get("/sw.js"))
-    assert changed != version and same_urls == urls
+    assert changed != version and names(same_urls) == names(urls) and same_urls != urls  # a new folder version
 
     (static_copy / "text" / "extra.js").write_text("export default { ja: {}, en: {} };\n", encoding="utf-8")
     (static_copy / ".hidden.js").write_text("// an editor's file\n", encoding="utf-8")
     added, more_urls = precache_of(client.get("/sw.js"))
     assert added not in (version, changed)
-    assert set(more_urls) - set(urls) == {"/assets/text/extra.js"}
+    assert set(names(more_urls)) - set(names(urls)) == {"/assets/text/extra.js"}
 
     (static_copy / "app-icon-512.png").unlink()  # an install without the PNG icons leaves them out
     icons = json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["icons"]
-    assert "/assets/app-icon-512.png" not in {icon["src"] for icon in icons}
-    assert "/assets/app-icon-512.png" not in precache_of(client.get("/sw.js"))[1]
+    assert "/assets/app-icon-512.png" not in names([icon["src"] for icon in icons])
+    assert "/assets/app-icon-512.png" not in names(precache_of(client.get("/sw.js"))[1])
 
 
 def test_the_offline_texts_exist_in_both_languages():

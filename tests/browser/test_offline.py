@@ -349,21 +349,28 @@ def test_a_new_deploy_replaces_the_kept_files(context, static_copy):
     page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
     names = page.evaluate(NEW_CACHE, old)
     assert len(names) == 1 and names[0] != old, names
-    css = page.evaluate(
-        "async () => { const r = await caches.match(new URL('assets/app.css', document.baseURI).href); return r.text(); }"
+    css = page.evaluate(  # kept under its new version's URL, /assets/v/<version>/app.css
+        """async (name) => {
+          const cache = await caches.open(name);
+          const key = (await cache.keys()).find((request) => request.url.endsWith('/app.css'));
+          return (await cache.match(key)).text();
+        }""",
+        names[0],
     )
     assert css.endswith("/* deploy 2 */\n")
 
 
 def test_a_page_opened_as_a_deploy_lands_reloads_once_with_the_new_files(context, static_copy):
-    """The old worker answers the files of the page loaded just as a deploy lands; the new
-    worker takes over and the page, untouched yet, reloads with the new files."""
+    """The page loaded just as a deploy lands gets the new files (their URLs name the new
+    version, which the old worker does not keep); the new worker takes over and the page,
+    untouched yet, reloads once, still with the new files."""
     page = open_controlled(context)
     with (static_copy / "app.css").open("a", encoding="utf-8") as css:
         css.write("\n:root { --deploy: 2; }\n")
     loads = []
     page.on("load", lambda _: loads.append(page.url))
-    page.reload()
+    with page.expect_event("load", predicate=lambda _: len(loads) == 2):  # the reload after the update
+        page.reload()
     page.wait_for_function(
         "() => getComputedStyle(document.documentElement).getPropertyValue('--deploy').trim() === '2'"
     )

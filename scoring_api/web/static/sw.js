@@ -1,29 +1,39 @@
 // The form's service worker, so that the installed form opens without a connection.
 //
-// The blueprint serves this file at /sw.js (scope: the whole site) with three constants in
-// front of it: VERSION (a hash of the page and of every kept file), PAGE (the form's URL)
-// and PRECACHE (the page, the manifest and every file of the static folder, listed by the
-// server, never by hand). Served from /assets it has none of them and does nothing.
+// The blueprint serves this file at /sw.js (scope: the whole site) with four constants in
+// front of it: VERSION (a hash of the page and of every kept file), PAGE (the form's URL),
+// ASSETS (the folder of the static files under their current version, /assets/v/<hash>/)
+// and PRECACHE (the page, the manifest and every file of the static folder under ASSETS,
+// listed by the server, never by hand). Served from /assets it has none of them and does
+// nothing.
 //
 // - The page: network first, so an update shows as soon as there is a connection; without
 //   one the kept page opens instead of the browser's offline page.
 // - The kept files (scripts, styles, icons): from the cache, which a new version replaces.
+//   Their URLs carry the version and never change bytes, so the install takes them from the
+//   browser's HTTP cache when the page just loaded them (the page and the manifest, whose
+//   URLs stay, straight from the server).
 // - Everything else, the API above all (/api/, /v1/, /mcp): not handled here, never kept;
 //   without a connection the call fails and the form says that scoring needs it (api.js).
-/* global VERSION, PAGE, PRECACHE */
+/* global VERSION, PAGE, ASSETS, PRECACHE */
 
 const PREFIX = 'scoring-form-';
-const READY = typeof VERSION === 'string' && typeof PAGE === 'string' && Array.isArray(PRECACHE);
+const READY = typeof VERSION === 'string' && typeof PAGE === 'string' && typeof ASSETS === 'string' && Array.isArray(PRECACHE);
 const CACHE = READY ? `${PREFIX}${VERSION}` : '';
 const PAGE_URL = READY ? new URL(PAGE, self.location.href).href : '';
+const ASSETS_URL = READY ? new URL(ASSETS, self.location.href).href : '';
 const KEPT = new Set(READY ? PRECACHE.map((url) => new URL(url, self.location.href).href) : []);
 
 self.addEventListener('install', (event) => {
   if (!READY) return;
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // 'reload': straight from the server, not from the browser's HTTP cache.
-    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: 'reload' })));
+    // A versioned file as the HTTP cache holds it (its bytes are those of its URL); the
+    // page and the manifest with 'reload': straight from the server.
+    await cache.addAll(PRECACHE.map((url) => {
+      const versioned = new URL(url, self.location.href).href.startsWith(ASSETS_URL);
+      return new Request(url, { cache: versioned ? 'default' : 'reload' });
+    }));
     await self.skipWaiting();
   })());
 });
