@@ -204,7 +204,7 @@ def test_under_gunicorn_a_photo_reaches_the_model_within_the_chats_body_limit(fa
         with pytest.raises(openai.APIStatusError) as refused:
             client.chat.completions.create(model="ai-chan", messages=[photo_message(photo, photo)])
         assert refused.value.status_code == 413
-        assert refused.value.body["message"] == "リクエストが大きすぎます（上限 2000000 バイト）。"
+        assert refused.value.body["message"] == "リクエストが大きすぎます（上限2000000バイト）。"
         scorer = httpx.post(
             f"http://127.0.0.1:{port}/api/v1/apero/score",
             content=b"{" + b" " * 64 * 1024 + b"}",
@@ -212,7 +212,7 @@ def test_under_gunicorn_a_photo_reaches_the_model_within_the_chats_body_limit(fa
             timeout=20,
         )
         assert scorer.status_code == 413
-        assert scorer.json()["error"]["message"] == "リクエストが大きすぎます（上限 65536 バイト）。"
+        assert scorer.json()["error"]["message"] == "リクエストが大きすぎます（上限65536バイト）。"
         for path in ("/api/v1/chat", "/v1/chat/completions", "/v1/chat/%63ompletions"):  # as Flask routes it
             assert _invited(port, path, 100_000), path
         assert not _invited(port, "/api/v1/apero/score", 100_000)

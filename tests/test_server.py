@@ -157,9 +157,9 @@ def _slow_post(port: int, path: str, sent: bytes, length: int) -> tuple[float, i
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        ("/api/v1/apero/score", "リクエスト本文が 1 秒以内に届きませんでした。もう一度送ってください。"),
-        ("/api/v1/apero/score?lang=en", "The request body did not arrive within 1 seconds; send it again."),
-        ("/mcp", "リクエスト本文が 1 秒以内に届きませんでした。もう一度送ってください。"),
+        ("/api/v1/apero/score", "リクエスト本文が1秒以内に届きませんでした。もう一度送ってください。"),
+        ("/api/v1/apero/score?lang=en", "The request body did not arrive within 1 second; send it again."),
+        ("/mcp", "リクエスト本文が1秒以内に届きませんでした。もう一度送ってください。"),
     ],
 )
 def test_a_body_that_stops_arriving_is_a_json_408_then_the_connection_closes(impatient, path, message):
@@ -232,7 +232,7 @@ def _expect_continue(path: str, length: int) -> bytes:
     ("path", "length", "message"),
     [
         ("/api/v1/apero/score?lang=en", 100_000, "The request is too large (limit: 65536 bytes)."),
-        ("/api/v1/chat", 100_000, "リクエストが大きすぎます（上限 65536 バイト）。"),  # no photos: 64 KiB
+        ("/api/v1/chat", 100_000, "リクエストが大きすぎます（上限65536バイト）。"),  # no photos: 64 KiB
     ],
 )
 def test_a_body_announced_over_the_limit_is_refused_before_it_is_sent(server, path, length, message):
@@ -253,7 +253,7 @@ def test_a_chat_completion_announced_over_the_limit_is_refused_in_openais_shape(
     assert status == 413 and headers["connection"] == "close"
     assert json.loads(body) == {
         "error": {
-            "message": "リクエストが大きすぎます（上限 65536 バイト）。",
+            "message": "リクエストが大きすぎます（上限65536バイト）。",
             "type": "invalid_request_error",
             "code": "payload_too_large",
             "param": None,

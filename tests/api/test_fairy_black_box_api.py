@@ -94,7 +94,10 @@ def test_tie_broken_by_kirakira_with_brackets_and_katakana(client):
     assert [p["score"] for p in result["players"]] == [5, 5]
     assert [p["has_kirakira"] for p in result["players"]] == [False, True]
     assert result["winners"] == ["Ben"] and result["decided_by"] == "kirakira"
-    assert result["explanation"] == "Akiさん、Benさんが5点で同点です。同点のうち〈きらきら〉を持っているBenさんの勝利です。"
+    assert (
+        result["explanation"]
+        == "Akiさん、Benさんが5点で同点です。同点のうち〈きらきら〉を持っているBenさんの勝利です。"
+    )
     en = client.post(SCORE + "?lang=en", json=body).get_json()
     assert en["explanation"] == "Aki, Ben tie at 5. Ben holds 〈きらきら〉 and wins."
 
@@ -149,7 +152,10 @@ def test_eliminated_player_scores_null_and_cannot_win(client):
         "Akiさんは脱落したので得点しません（脱落したプレイヤーはタカラモノカードをすべて捨て札にしています）。"
     )
     assert result["players"][2]["explanation"] == "Choさん: のろい -2 + 石 1 = -1点"
-    assert result["explanation"] == "Akiさんは脱落したので得点計算に加わりません。Choさんが-1点で最高得点となり、勝利です。"
+    assert (
+        result["explanation"]
+        == "Akiさんは脱落したので得点計算に加わりません。Choさんが-1点で最高得点となり、勝利です。"
+    )
 
 
 def test_single_survivor_wins(client):

@@ -122,7 +122,7 @@ def test_which_card_to_take_ranks_the_table_cards_for_the_chosen_player(page, op
     expect(page.get_by_test_id("apero-pick-option-1")).to_contain_text("緑1")
     expect(page.get_by_test_id("apero-pick-gain-1")).to_have_text("+3")
     best = page.get_by_test_id("apero-totals-best")  # in the bar at the bottom: in view while tapping
-    expect(best).to_have_text("Akiのおすすめ: 紫-3（+11点）")
+    expect(best).to_have_text("Akiさんのおすすめ: 紫-3（+11点）")
     box = best.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
 

@@ -118,7 +118,7 @@ def test_the_scoreboard_copies_as_text(page):
     assert lines[1] == "★ アキ: 16点"
     assert lines[2] == "  赤 1 = 1 / 緑 2 × 3 = 6 / 紫 (-1 + -2) × -3 = 9"
     assert lines[3] == "ベン: 3点"
-    assert lines[-1] == "アキさんの勝ち（16点）"
+    assert lines[-1] == "★ アキさんの勝ち（16点）"
 
 
 def test_a_card_button_is_named_by_what_it_shows(page):
@@ -141,7 +141,7 @@ def test_the_options_of_which_card_to_take_come_into_view_with_the_focus(screen)
         screen.get_by_test_id(f"apero-table-{card}").click()
 
     # the best card is in the bar while table cards are tapped; the button brings all of them
-    expect(screen.get_by_test_id("apero-totals-best")).to_have_text("Akiのおすすめ: 紫-3（+11点）")
+    expect(screen.get_by_test_id("apero-totals-best")).to_have_text("Akiさんのおすすめ: 紫-3（+11点）")
     in_view(screen, "apero-totals-best")
     more = screen.get_by_test_id("apero-totals-options")
     expect(more).to_have_text("候補をすべて見る（3枚）")
@@ -259,7 +259,7 @@ def test_which_card_to_take_is_in_the_bar_and_opens_the_advice_in_view(screen):
     screen.get_by_test_id("apero-pick-me").select_option("3")  # ダン chooses
     screen.get_by_test_id("apero-table-blue-1").click()  # the last blue 1 of two sets
     best = screen.get_by_test_id("apero-totals-best")
-    expect(best).to_have_text("ダンのおすすめ: 青1（+3点）")  # blue 2 × 3 = 6, with 1: (1 + 2) × 3 = 9
+    expect(best).to_have_text("ダンさんのおすすめ: 青1（+3点）")  # blue 2 × 3 = 6, with 1: (1 + 2) × 3 = 9
 
 
 def test_a_finished_hand_folds_to_one_line_with_its_total(page):

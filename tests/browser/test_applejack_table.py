@@ -95,16 +95,16 @@ def test_the_final_result_opens_with_the_players_ranking(page):
     expect(first.get_by_test_id("aj-ranking")).to_be_visible()  # the ranking comes first
     expect(page.get_by_test_id("aj-ranking-0")).to_have_text("★ハナコ8")
     expect(page.get_by_test_id("aj-ranking-1")).to_have_text("タロウ6")
-    expect(page.get_by_test_id("aj-final-breakdown").locator("caption")).to_have_text("タロウの最終得点の内訳")
+    expect(page.get_by_test_id("aj-final-breakdown").locator("caption")).to_have_text("タロウさんの最終得点の内訳")
 
     page.get_by_test_id("applejack-share-copy").click()
     expect(page.get_by_test_id("applejack-share-text")).to_have_value(
-        "アップルジャックの最終得点\nハナコ: 8\nタロウ: 6\n勝者: ハナコ"
+        "アップルジャックの最終得点\nハナコ: 8\nタロウ: 6\n★ ハナコさんの勝ち（8点）"
     )
     page.get_by_test_id("lang-en").click()
     page.get_by_test_id("applejack-share-copy").click()
     expect(page.get_by_test_id("applejack-share-text")).to_have_value(
-        "Applejack final scores\nハナコ: 8\nタロウ: 6\nWinner: ハナコ"
+        "Applejack final scores\nハナコ: 8\nタロウ: 6\n★ ハナコ wins (8 points)"
     )
 
     set_tree(page, 11, {"red": 1})  # タロウ's orchard changed: his score is gone until scored again
@@ -183,7 +183,7 @@ def test_emptying_the_orchard_or_removing_a_player_asks_first(page, open_game):
     page.get_by_test_id("aj-remove-player").click()
     expect(page.get_by_test_id("aj-player-1")).to_have_count(0)
     expect(page.get_by_test_id("aj-player-0")).to_have_attribute("aria-pressed", "true")
-    assert messages == ["タロウの果樹園を消して、プレイヤーを削除しますか？"]
+    assert messages == ["タロウさんの果樹園を消して、プレイヤーを削除しますか？"]
 
 
 def test_a_harvest_at_another_die_redraws_the_honey_not_the_orchard(page):

@@ -59,7 +59,7 @@ def test_a_refusal_comes_into_view_at_its_box_named_in_the_players_language(scre
     screen.get_by_test_id("fairy-black-box-p1-t0-points").fill("1000")
     screen.get_by_test_id("fairy-black-box-score").click()
     mood = screen.get_by_test_id("fairy-black-box-p0-mood-error")
-    expect(mood).to_have_text("Akiのゴキゲン: 0以上20以下にしてください。")
+    expect(mood).to_have_text("Akiさんのゴキゲン: 0以上20以下にしてください。")
     points = screen.get_by_test_id("fairy-black-box-p1-t0-error")
     expect(points).to_have_text("プレイヤー2のタカラモノ（1枚目）: -100以上100以下にしてください。")
     screen.wait_for_function("document.activeElement?.id === 'fairy-black-box-p0-mood-error'")
@@ -105,7 +105,7 @@ def test_treasure_names_never_run_into_their_points(page, open_game):
     expect(explanations.nth(0)).to_have_text("Akiさん: 〈きらきら〉 3 + タカラモノ（2枚目） 2 = 5点")
     expect(explanations.nth(1)).to_have_text("Benさん: タカラモノ（1枚目） 5 = 5点")
     expect(page.get_by_test_id("fairy-black-box-explanation")).to_have_text(
-        "Chieは脱落したので得点計算に加わりません。Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
+        "Chieさんは脱落したので得点計算に加わりません。Akiさん、Benさんが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
     )
     page.get_by_test_id("lang-en").click()
     expect(explanations.nth(1)).to_have_text("Ben: 1st treasure 5 = 5")
@@ -169,7 +169,7 @@ def test_a_shared_link_opens_the_same_table_on_another_phone(browser, base_url, 
         "Ben: 5点\n"
         "Chie: 脱落\n"
         "決め手: 〈きらきら〉（同点）\n"
-        "Chieは脱落したので得点計算に加わりません。Aki、Benが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
+        "Chieさんは脱落したので得点計算に加わりません。Akiさん、Benさんが5点で同点です。同点のうち〈きらきら〉を持っているAkiさんの勝利です。"
     )
     page.get_by_test_id("fairy-black-box-share-link").click()
     expect(page.get_by_test_id("fairy-black-box-share-text")).to_have_value(

@@ -58,10 +58,11 @@ TARGETS = """(panelId) => [...document.getElementById(panelId).querySelectorAll(
     return { what: el.dataset.testid || el.id || el.tagName, width: Math.round(box.width), height: Math.round(box.height) };
   })"""
 
+#: In view: its top inside the viewport (scrolled to a whole pixel, a top under a pixel above it counts).
 IN_VIEW_AND_FOCUSED = """(id) => {
   const el = document.getElementById(id);
   const box = el.getBoundingClientRect();
-  return { top: box.top, inView: box.top >= 0 && box.top < innerHeight, focused: el.contains(document.activeElement) };
+  return { top: box.top, inView: box.top > -1 && box.top < innerHeight, focused: el.contains(document.activeElement) };
 }"""
 
 
@@ -106,7 +107,7 @@ def test_a_recorded_hand_brings_the_scoreboard_into_view_with_the_focus(screen):
     enter_points(screen, "NS", 7, 8, 6)  # 20 / 22: both at the target, the extra hand decides
     expect(screen.get_by_test_id("pedro-warning")).to_contain_text("ビッダー・ゴーズ・アウトの追加ハンド")
     enter_points(screen, "EW", 7, 7, 7)  # EW made it: EW wins
-    expect(screen.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
+    expect(screen.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち（29点）")
     expect(screen.get_by_test_id("pedro-ranking-0")).to_have_text("★EW29")
     expect(screen.get_by_test_id("pedro-ranking-0")).to_have_class("winner-row")
     screen.wait_for_function("document.getElementById('pedro-status').contains(document.activeElement)")
@@ -289,11 +290,11 @@ def test_a_shared_link_opens_the_same_game_on_another_phone(browser, base_url, v
     page.get_by_test_id("pedro-share-copy").click()
     text = page.get_by_test_id("pedro-share-text")
     expect(text).to_have_value(
-        "ピードロ（Pedro） 目標50点\n"
+        "ピードロ（Pedro）（目標50点）\n"
         "EW: 17点\n"
         "NS: 11点\n"
-        "ハンド1: NS 7入札 成功 → NS 9（+9）・EW 5（+5）\n"
-        "ハンド2: EW 8入札 成功 → NS 11（+2）・EW 17（+12）"
+        "ハンド1: NSの入札7、成功 → NS 9（+9）・EW 5（+5）\n"
+        "ハンド2: EWの入札8、成功 → NS 11（+2）・EW 17（+12）"
     )
     page.get_by_test_id("pedro-share-link").click()
     expect(page.get_by_test_id("pedro-share-text")).to_have_value(re.compile(r"^http://.*#pedro:[\w-]+$"))
@@ -442,7 +443,7 @@ def test_eleven_hands_fit_a_short_page(phone):
             phone.get_by_test_id(f"pedro-points-{other}").fill(str(points[other]))
             phone.get_by_test_id("pedro-add").click()
         expect(phone.get_by_test_id(f"pedro-ledger-row-{k}")).to_be_visible()
-    expect(phone.get_by_test_id("pedro-winner")).to_have_text("★ NSの勝ち！")
+    expect(phone.get_by_test_id("pedro-winner")).to_have_text("★ NSの勝ち（64点）")
     expect(phone.get_by_test_id("pedro-ranking-0")).to_have_text("★NS64")
     expect(phone.get_by_test_id("pedro-ranking-1")).to_have_text("EW63")
     expect(phone.get_by_test_id("pedro-ledger-row-10").locator(".badge")).to_have_text("ビッダー・ゴーズ・アウト")
@@ -487,7 +488,7 @@ def test_the_offer_the_questions_and_the_open_ledger_pass_axe_with_big_targets(a
     page.get_by_test_id("pedro-points-fill").click()
     expect(page.get_by_test_id("pedro-warning")).to_be_visible()
     enter_points(page, "EW", 7, 7, 7)
-    expect(page.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち！")
+    expect(page.get_by_test_id("pedro-winner")).to_have_text("★ EWの勝ち（21点）")
     assert violations(page, source) == []
     small = [t for t in page.evaluate(TARGETS, "panel-pedro") if t["width"] < 44 or t["height"] < 44]
     assert small == []

@@ -8,7 +8,7 @@
 import { errorBox, fieldError, latestOnly, pathParts, placeErrors, post } from './api.js';
 import { h, onPage, patch, rankingStrip, showAnswer, unchanged, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
-import { peopleOf } from './people.js';
+import { person, winnerText } from './people.js';
 import { keep, kept } from './store.js';
 
 const COLORS = [
@@ -44,14 +44,11 @@ const cardText = (card, label = colorName(card.color)) => t('apero.cardName', { 
 const playerName = (player, i) => player.name.trim() || t('apero.playerN', { n: i + 1 });
 /** `key.one` or `key.other`, as `n` asks in the form's language (Japanese has `.other` only). */
 const plural = (key, n, params = {}) => t(`${key}.${new Intl.PluralRules(getLang()).select(Number(n))}`, { n, ...params });
-const { plainNames, namesText } = peopleOf('apero');
-
-/** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」. */
-function winnerText(result) {
+/** The winner line, as every game's (people.js): 「★ アキさんの勝ち（34点）」, 「★ アキさんと
+ * ベンさんの勝ち（34点）」; the service's sentence when no winner is among the players. */
+function winnerOf(result) {
   const top = result.players.find((p) => p.name === result.winners[0]);
-  if (!top) return plainNames(result.explanation);
-  return t(result.winners.length > 1 ? 'apero.winner.shared' : 'apero.winner.single',
-    { names: namesText(result.winners), points: plural('apero.pointsN', top.total_text, { total: top.total_text }) });
+  return top ? winnerText(result.winners, top.total_text) : result.explanation;
 }
 
 function countOf(cards, color, value) {
@@ -322,11 +319,11 @@ export function resultCards(result, slot = (k) => k, prefix = 'apero', { compact
           h('th', { scope: 'row' }, h('span', { class: `swatch c-${c.color}`, 'aria-hidden': 'true' }), c.label),
           h('td', { class: 'expr' }, c.expression),
           h('td', { class: 'num' }, c.score_text))))),
-      compact ? null : h('p', { class: 'explanation' }, plainNames(p.explanation)));
+      compact ? null : h('p', { class: 'explanation' }, p.explanation));
   });
   return [
     ranking(result, `${prefix}-ranking`),
-    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', winnerText(result)),
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, winnerOf(result)),
     h('div', { class: 'results-grid' }, players),
   ];
 }
@@ -371,7 +368,7 @@ export function pickOptions(result, prefix = 'apero') {
       ' ', h('span', { class: 'total', testid: `${prefix}-pick-gain-${k}` }, signed(option.gain)),
       h('span', { class: 'unit' }, plural('apero.unit', option.gain)),
       k === 0 ? h('span', { class: 'badge' }, t('apero.pick.best')) : null,
-      h('p', { class: 'explanation' }, plainNames(option.explanation)),
+      h('p', { class: 'explanation' }, option.explanation),
       rivals.length ? h('p', { class: 'hint' }, t('apero.pick.others'), ': ', rivals.join(t('apero.pick.separator'))) : null);
   }));
 }
@@ -477,7 +474,7 @@ function renderTotals() {
         onclick: openPick }, t('apero.pick.title'))),
     best ? h('div', { class: 'bar-advice' },
       h('p', { testid: 'apero-totals-best' },
-        t('apero.pick.bestIs', { name: state.players.map(playerName)[pick.me] ?? '', card: cardText(best.card, best.label), gain: signed(best.gain) })),
+        t('apero.pick.bestIs', { name: person(state.players.map(playerName)[pick.me] ?? ''), card: cardText(best.card, best.label), gain: signed(best.gain) })),
       h('button', { type: 'button', class: 'small secondary', testid: 'apero-totals-options',
         onclick: () => showAnswer(document.querySelector('[data-testid="apero-pick-options"]')) },
       t('apero.pick.seeAll', { n: pick.result.options.length }))) : null,
@@ -530,7 +527,7 @@ export function scoreText() {
     lines.push(t('apero.text.row', { mark: winners.has(p.name) ? '★ ' : '', name: p.name, points: plural('apero.pointsN', p.total_text, { total: p.total_text }) }));
     lines.push(`  ${p.colors.map((c) => `${c.label} ${c.expression} = ${c.score_text}`).join(' / ')}`);
   }
-  lines.push(winnerText(result));
+  lines.push(winnerOf(result));
   return lines.join('\n');
 }
 

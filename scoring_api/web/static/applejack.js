@@ -7,6 +7,7 @@ import { errorBox, latestOnly, pathParts, post } from './api.js';
 import { h, onPage, patch, rankingStrip, showAnswer, whenRendered } from './dom.js';
 import { t } from './i18n.js';
 import { AREA_COLORS, EDGES, FIELDS, VARIETIES, describeTile, orchardLegend, orchardSvg } from './orchard.js';
+import { person, winnerLine, winnerText } from './people.js';
 import { keep, kept } from './store.js';
 
 const GAME = 'applejack';
@@ -141,14 +142,19 @@ function ranking() {
   return scored.map((row) => ({ ...row, winner: everyone && row.total === best }));
 }
 const unscored = () => state.players.map((p, k) => (p.final === null ? playerName(k) : null)).filter(Boolean);
+/** The winners' names and their score, or null until every player of 2 or more is scored. */
+function winnersOf(rows) {
+  const winners = rows.filter((row) => row.winner);
+  return winners.length ? { names: winners.map((row) => row.name), total: winners[0].total } : null;
+}
 
 /** The scoreboard as plain text (the players' final scores), '' before any final score. */
 export function scoreText() {
   const rows = ranking();
   if (!rows.length) return '';
   const lines = [t('aj.score.title'), ...rows.map((row) => t('aj.score.line', { name: row.name, total: row.total }))];
-  const winners = rows.filter((row) => row.winner).map((row) => row.name);
-  if (winners.length) lines.push(t(winners.length > 1 ? 'aj.score.winners' : 'aj.score.winner', { names: winners.join(t('aj.separator')) }));
+  const winners = winnersOf(rows);
+  if (winners) lines.push(winnerText(winners.names, winners.total));
   const missing = unscored();
   if (missing.length) lines.push(t('aj.score.missing', { names: missing.join(t('aj.separator')) }));
   return lines.join('\n');
@@ -441,7 +447,7 @@ function addPlayer() {
 }
 
 function removePlayer() {
-  if (state.players.length < 2 || !window.confirm(t('aj.confirmRemove', { name: playerName(state.current) }))) return;
+  if (state.players.length < 2 || !window.confirm(t('aj.confirmRemove', { name: person(playerName(state.current)) }))) return;
   state.players.splice(state.current, 1);
   const next = Math.min(state.current, state.players.length - 1);
   state.current = -1;
@@ -450,7 +456,7 @@ function removePlayer() {
 }
 
 function clearOrchard() {
-  if (Object.keys(me().tiles).length && !window.confirm(t('aj.confirmClear', { name: playerName(state.current) }))) return;
+  if (Object.keys(me().tiles).length && !window.confirm(t('aj.confirmClear', { name: person(playerName(state.current)) }))) return;
   me().tiles = {};
   state.selected = null;
   edited();
@@ -775,9 +781,12 @@ function resultView() {
 /** The players' ranking that opens the final result. */
 function rankingBlock() {
   const missing = unscored();
+  const rows = ranking();
+  const winners = winnersOf(rows);
   return h('div', { class: 'aj-ranking' },
     h('h3', null, t('aj.ranking')),
-    rankingStrip(ranking(), 'aj-ranking'),
+    rankingStrip(rows, 'aj-ranking'),
+    winners ? winnerLine(winners.names, winners.total, 'aj-winner') : null,
     missing.length && state.players.length > 1
       ? h('p', { class: 'hint', testid: 'aj-ranking-missing' }, t('aj.rankingMissing', { names: missing.join(t('aj.separator')) }))
       : null);
@@ -809,9 +818,9 @@ export function resultCard(kind, data, prefix = 'aj', interactive = false) {
   return h('div', { class: 'card-box result', testid: `${prefix}-final-result` },
     interactive ? rankingBlock() : null,
     h('table', { class: 'score-table', testid: `${prefix}-final-breakdown` },
-      h('caption', null, interactive ? t('aj.finalBreakdownOf', { name: playerName(state.current) }) : t('aj.finalBreakdown')),
+      h('caption', null, interactive ? t('aj.finalBreakdownOf', { name: person(playerName(state.current)) }) : t('aj.finalBreakdown')),
       h('tbody', null, rows.map(([key, value, note]) => h('tr', { testid: `${prefix}-final-${key}` },
-        h('th', { scope: 'row' }, t(`aj.final.${key}`), note ? h('small', null, ` (${note})`) : null), h('td', { class: 'num' }, String(value))))),
+        h('th', { scope: 'row' }, t(`aj.final.${key}`), note ? h('small', null, t('aj.final.note', { note })) : null), h('td', { class: 'num' }, String(value))))),
       h('tfoot', null, h('tr', null, h('th', { scope: 'row' }, t('aj.final.total')), h('td', { class: 'num total', testid: `${prefix}-final-total` }, String(data.total))))),
     h('ol', { class: 'steps', testid: `${prefix}-final-steps` }, finalSteps(data).map((step) => h('li', null, step))),
     disclosure(interactive ? 'areasOpen' : null, { testid: `${prefix}-final-areas` }, t('aj.finalAreas'), harvestList(data.final_harvest, prefix, interactive)),
@@ -827,13 +836,19 @@ function finalSteps(data) {
   return [t('aj.final.cropStep', { parts: parts.join(t('aj.final.plus')), crop: data.crop }), ...steps.slice(1)];
 }
 
+/** 「ここで終われば28点」 (the service's words), its figure large; kept on one line. */
+function ifEnded(final, testid) {
+  const [before, after = ''] = t('aj.adviceFinal', { final: '\u0000' }).split('\u0000');
+  return h('span', { class: 'aj-if-ended' }, before, h('span', { class: 'total', testid }, String(final)), h('span', { class: 'unit' }, after));
+}
+
 function adviceView(data, prefix) {
   const edges = (option) => (option.beehives.length ? option.beehives.map((e) => t(`aj.edge.${e}`)).join(t('aj.separator')) : '');
   return h('div', { class: 'card-box result', testid: `${prefix}-advice-result` },
     h('ol', { class: 'pick-options' }, data.options.slice(0, ADVICE_SHOWN).map((option, k) => h('li', { class: `card-box${k === 0 ? ' best' : ''}`, testid: `${prefix}-advice-option-${k}` },
       h('strong', null, t('aj.fieldN', { n: option.field })), ' ',
       option.pay ? t('aj.adviceTree', { edges: edges(option) }) : t('aj.advicePasture'), ' ',
-      h('span', { class: 'total', testid: `${prefix}-advice-final-${k}` }, String(option.final_if_now)), h('span', { class: 'unit' }, t('aj.adviceFinal')),
+      ifEnded(option.final_if_now, `${prefix}-advice-final-${k}`),
       ' ', h('small', null, t('aj.honeyChange', { honey: option.honey_now >= 0 ? `+${option.honey_now}` : String(option.honey_now) }))))),
     h('p', { class: 'explanation' }, data.explanation));
 }

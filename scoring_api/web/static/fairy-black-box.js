@@ -5,7 +5,7 @@
 import { errorBox, get, latestOnly, pathParts, post } from './api.js';
 import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
 import { getLang, t } from './i18n.js';
-import { peopleOf } from './people.js';
+import { person, winnerText } from './people.js';
 import { keep, kept } from './store.js';
 
 const GAME = 'fairy-black-box'; // the tab, the panel and the kept inputs (store.js)
@@ -29,15 +29,11 @@ const playerName = (p, i) => p.name.trim() || t('fairy-black-box.playerN', { n: 
 const nth = (k) => t(`fairy-black-box.ordinal.${new Intl.PluralRules(getLang(), { type: 'ordinal' }).select(k + 1)}`, { n: k + 1 });
 /** The name a treasure row goes by: in the explanations the points follow it, so it never ends in a digit. */
 const treasureName = (k) => t('fairy-black-box.treasureName', { nth: nth(k) });
-const { plainNames, namesText } = peopleOf('fairy-black-box');
-
-/** The winners: 「アキさんの勝ち（34点）」, 「アキさんとベンさんの勝ち（34点）」, or that nobody won. */
-function winnerText(result) {
+/** The winner line, as every game's (people.js): 「★ アキさんの勝ち（34点）」, 「★ アキさんと
+ * ベンさんの勝ち（34点）」, or that nobody won. */
+function winnerOf(result) {
   const top = result.players.find((p) => p.name === result.winners[0]);
-  if (!top) return t('fairy-black-box.noWinner');
-  const names = namesText(result.winners);
-  const points = t(`fairy-black-box.winnerPoints.${new Intl.PluralRules(getLang()).select(top.score)}`, { n: top.score });
-  return t(result.winners.length > 1 ? 'fairy-black-box.winner.shared' : 'fairy-black-box.winner.single', { names, points });
+  return top ? winnerText(result.winners, top.score) : t('fairy-black-box.noWinner');
 }
 
 // -- Kept and shared ----------------------------------------------------------------------
@@ -100,7 +96,7 @@ export function scoreText() {
   const lines = [t('fairy-black-box.title')];
   for (const row of rankingRows(result)) lines.push(t('fairy-black-box.text.row', { mark: row.winner ? '★ ' : '', name: row.name, total: row.total }));
   if (result.decided_by) lines.push(`${t('fairy-black-box.decidedBy')} ${t(`fairy-black-box.decided.${result.decided_by}`)}`);
-  lines.push(plainNames(result.explanation));
+  lines.push(result.explanation);
   return lines.join('\n');
 }
 
@@ -123,7 +119,7 @@ function body() {
 function placeOf(path) {
   const [head, i, field, j] = pathParts(path);
   if (head !== 'players' || typeof i !== 'number' || !state.players[i]) return { slot: null, box: null };
-  const player = playerName(state.players[i], i);
+  const player = person(playerName(state.players[i], i));
   if (field === 'treasures' && typeof j === 'number') {
     const k = state.sentRows[i]?.[j] ?? j;
     return { slot: `p${i}-t${k}`, box: t('fairy-black-box.box.of', { player, box: treasureName(k) }) };
@@ -135,7 +131,7 @@ function placeOf(path) {
 }
 
 /** The refusal for people: each reason at its box; a reason that is not about a rule of the
- * game (a number out of range...) says which box ("Akiのゴキゲン: ..."). */
+ * game (a number out of range...) says which box (「Akiさんのゴキゲン: ...」). */
 function placeRefusal(error) {
   const bySlot = {};
   const rest = [];
@@ -143,10 +139,10 @@ function placeRefusal(error) {
   for (const [path, reasons] of Object.entries(error?.details || {})) {
     const { slot, box } = placeOf(path);
     const list = (Array.isArray(reasons) ? reasons : [String(reasons)])
-      .map((reason) => plainNames(box && (validation || !slot) ? t('fairy-black-box.errAt', { box, reason }) : reason));
+      .map((reason) => (box && (validation || !slot) ? t('fairy-black-box.errAt', { box, reason }) : reason));
     if (slot) (bySlot[slot] ||= []).push(...list); else rest.push(...list);
   }
-  const message = validation || !error?.message ? t('fairy-black-box.err.invalid') : plainNames(error.message);
+  const message = validation || !error?.message ? t('fairy-black-box.err.invalid') : error.message;
   return { bySlot, rest, message };
 }
 
@@ -263,7 +259,7 @@ export function resultCard(result, mood = () => null, prefix = GAME) {
   strip.setAttribute('aria-label', t('fairy-black-box.ranking'));
   return h('div', { class: 'card-box result', testid: `${prefix}-result` },
     strip,
-    h('p', { class: 'winner', testid: `${prefix}-winner` }, '★ ', winnerText(result)),
+    h('p', { class: 'winner', testid: `${prefix}-winner` }, winnerOf(result)),
     result.decided_by ? h('p', { class: 'decided', testid: `${prefix}-decided` }, t('fairy-black-box.decidedBy'), ' ', h('strong', null, t(`fairy-black-box.decided.${result.decided_by}`))) : null,
     h('table', { class: 'score-table', testid: `${prefix}-ranking` },
       h('caption', null, t('fairy-black-box.details')),
@@ -275,8 +271,8 @@ export function resultCard(result, mood = () => null, prefix = GAME) {
         h('td', { class: 'num', testid: `${prefix}-score-${i}` }, p.eliminated ? t('fairy-black-box.out') : String(p.score)),
         h('td', null, p.has_kirakira ? '✦' : ''),
         h('td', { class: 'num' }, p.eliminated || mood(i) === null || mood(i) === undefined ? '—' : String(mood(i))))))),
-    h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, plainNames(p.explanation)))),
-    h('p', { class: 'explanation', testid: `${prefix}-explanation` }, plainNames(result.explanation)));
+    h('ul', { class: 'explanations' }, result.players.map((p) => h('li', null, p.explanation))),
+    h('p', { class: 'explanation', testid: `${prefix}-explanation` }, result.explanation));
 }
 
 function renderResults() {

@@ -10,6 +10,7 @@
 import { errorBox, pathParts, post } from './api.js';
 import { h, patch, rankingStrip, showAnswer, toInt, whenRendered } from './dom.js';
 import { t } from './i18n.js';
+import { winnerLine, winnerText } from './people.js';
 import { keep, kept } from './store.js';
 
 const TEAMS = ['NS', 'EW'];
@@ -30,7 +31,7 @@ const MAX_POINTS = 16; // the most any schedule's hand holds, as the API accepts
 const RULES = [
   { key: 'schedule', options: Object.keys(SCHEDULES) },
   { key: 'target', min: 1, max: 100 }, { key: 'min_bid', min: 1, max: MAX_POINTS }, { key: 'max_bid', min: 1, max: MAX_POINTS },
-  { key: 'dealer_forced_bid', min: 1, max: MAX_POINTS }, { key: 'bidder_out_margin', min: 0, max: 100 },
+  { key: 'dealer_forced_bid', min: 1, max: MAX_POINTS }, { key: 'bidder_out_margin', min: 0, max: 100, wide: true }, // its label is long
   { key: 'two_scored_by', options: ['dealt', 'captured', 'played'] },
   { key: 'tie_rule', options: ['extra_hand', 'bidder_wins', 'higher_score'] },
 ];
@@ -219,7 +220,7 @@ export function scoreText() {
       ns: hand.scores_after.NS, ew: hand.scores_after.EW, dns: change('NS'), dew: change('EW'),
     }));
   });
-  if (result.winner) lines.push(`★ ${t('pedro.winner', { team: result.winner })}`);
+  if (result.winner) lines.push(winnerText([result.winner], result.scores[result.winner], { teams: true }));
   return lines.join('\n');
 }
 
@@ -416,7 +417,7 @@ function cardTicks() {
   const rows = POINT_CARDS.map((pc) => {
     const card = pc.key === 'two' ? `2${entry.trump}` : cardOf(pc, entry.trump);
     const name = ['pedro', 'low'].includes(pc.key) ? t(`pedro.card.${pc.key}`) : '';
-    const who = pc.key === 'two' ? ` · ${t(`pedro.two.${rule}`)}` : '';
+    const who = pc.key === 'two' ? t('pedro.cardWho', { who: t(`pedro.two.${rule}`) }) : '';
     const head = `pedro-card-${pc.key}-name`;
     return h('div', { class: 'tick-row', role: 'radiogroup', 'aria-labelledby': head, testid: `pedro-card-${pc.key}` },
       h('span', { class: 'tick-card', id: head },
@@ -551,7 +552,7 @@ function status() {
         onclick: newGame }, t('pedro.newGame')) : null),
     h('p', { class: 'target', testid: 'pedro-target' }, t('pedro.target', { target: r.target })),
     !result ? h('p', { class: 'explanation' }, t('app.loading')) : null,
-    result?.winner ? h('p', { class: 'winner', testid: 'pedro-winner' }, '★ ', t('pedro.winner', { team: result.winner })) : null,
+    result?.winner ? winnerLine([result.winner], result.scores[result.winner], 'pedro-winner', { teams: true }) : null,
     result?.next_hand === 'bidder_goes_out' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnBidderOut', { margin: r.bidder_out_margin ?? 7 })) : null,
     result?.next_hand === 'extra_hand' ? h('p', { class: 'warning', testid: 'pedro-warning' }, '⚠ ', t('pedro.warnExtraHand')) : null,
     result ? h('p', { class: 'explanation', testid: 'pedro-explanation' }, result.explanation) : null);
@@ -587,7 +588,7 @@ function settings() {
       const input = rule.options
         ? h('select', { id, testid: id, value: String(r[rule.key] ?? rule.options[0]), onchange }, rule.options.map((o) => h('option', { value: o }, t(`pedro.rule.${rule.key}.${o}`))))
         : h('input', { id, testid: id, type: 'number', inputmode: 'numeric', min: rule.min, max: rule.max, class: 'num-input', value: r[rule.key] ?? '', onchange });
-      return h('div', { class: rule.options ? 'field wide' : 'field' }, h('label', { for: id }, t(`pedro.rule.${rule.key}`)), input, slotError(`rule-${rule.key}`, `${id}-error`));
+      return h('div', { class: rule.options || rule.wide ? 'field wide' : 'field' }, h('label', { for: id }, t(`pedro.rule.${rule.key}`)), input, slotError(`rule-${rule.key}`, `${id}-error`));
     })),
     slotError('rules', 'pedro-rules-error'),
     h('button', { type: 'button', class: 'secondary small', id: 'pedro-rules-reset', testid: 'pedro-rules-reset',

@@ -1,37 +1,42 @@
-// How a game's sentences name its players, for the games whose texts say them so (Apero,
-// Fairy & Black Box): 「アキさん」 but 「プレイヤー1」 (a placeholder name takes no さん), and
-// several names joined as the language joins them. Each game's texts give `<game>.playerN`
-// (the placeholder), `<game>.person` ('{name}さん' or '{name}'), `<game>.names.separator`
-// and `<game>.names.last`.
+// How the form names players, by the service's own rule (scoring_api/i18n.py, person()):
+// 「アキさん」, but a placeholder name (「プレイヤー1」, "Player 2", "P3") or a name that
+// already ends in an honorific (「ミカちゃん」, 「タナカ先生」) as it is; several names joined
+// as the language joins them; and the one line that announces the winners of every game,
+// 「★ アキさんの勝ち（34点）」, 「★ アキさんとベンさんの勝ち（34点）」, 「★ NSの勝ち（62点）」
+// (a team takes no さん). Texts: text/app.js, 'people.*' and 'winner.*'.
 
-import { t } from './i18n.js';
+import { h } from './dom.js';
+import { getLang, t } from './i18n.js';
 
-const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name the form gives a player left unnamed, or a caller's numbered stand-in. */
+const PLACEHOLDER = /^(?:プレイヤー|Player ?|P)[0-9]+$/i;
+/** Honorifics a name may already end in. */
+const HONORIFICS = ['さん', 'ちゃん', 'くん', '君', '様', 'さま', '氏', '先生'];
 
-/** The naming of the game whose texts start with `game` (`apero`, `fairy-black-box`). */
-export function peopleOf(game) {
-  /** 「プレイヤー1」 as a pattern: the name the form gives a player left unnamed. */
-  function placeholderPattern() {
-    const [before, after = ''] = t(`${game}.playerN`, { n: '\u0000' }).split('\u0000');
-    return `${escaped(before)}[0-9]+${escaped(after)}`;
-  }
+/** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」 and 「ミカちゃん」. */
+export function person(name) {
+  const plain = !name || PLACEHOLDER.test(name) || HONORIFICS.some((honorific) => name.endsWith(honorific));
+  return plain ? name : t('people.person', { name });
+}
 
-  /** A player as a sentence names them: 「アキさん」, but 「プレイヤー1」. */
-  const person = (name) => (new RegExp(`^${placeholderPattern()}$`).test(name) ? name : t(`${game}.person`, { name }));
+/** Names joined as the language joins them: 「アキさん、ベンさんとカイさん」; `teams` as they are. */
+export function namesText(names, { teams = false } = {}) {
+  const people = teams ? names : names.map(person);
+  if (people.length < 2) return people.join('');
+  return t('people.last', { rest: people.slice(0, -1).join(t('people.separator')), last: people.at(-1) });
+}
 
-  /** The service's sentences put さん after every name: not after a placeholder. */
-  function plainNames(text) {
-    const honorific = t(`${game}.person`, { name: '' });
-    if (!honorific || typeof text !== 'string') return text;
-    return text.replace(new RegExp(`(${placeholderPattern()})${escaped(honorific)}`, 'g'), '$1');
-  }
+/** 「34点」, "1 point", "34 points": `n` a number or a whole number's decimal text. */
+export const pointsText = (n) => t(`winner.points.${new Intl.PluralRules(getLang()).select(Number(n))}`, { n });
 
-  /** 「アキさん」, 「アキさんとベンさん」, 「アキさん、ベンさんとカイさん」. */
-  function namesText(names) {
-    const people = names.map(person);
-    if (people.length < 2) return people.join('');
-    return t(`${game}.names.last`, { rest: people.slice(0, -1).join(t(`${game}.names.separator`)), last: people.at(-1) });
-  }
+/** The line that announces the winners, in every game the same: 「★ アキさんの勝ち（34点）」,
+ * 「★ アキさんとベンさんの勝ち（34点）」, "★ Aki and Ben share the win (34 points)". */
+export function winnerText(names, points, { teams = false } = {}) {
+  const key = names.length > 1 ? 'winner.shared' : 'winner.single';
+  return `★ ${t(key, { names: namesText(names, { teams }), points: pointsText(points) })}`;
+}
 
-  return { plainNames, namesText };
+/** The winner line as the results show it (class winner; `testid` its test id). */
+export function winnerLine(names, points, testid, options) {
+  return h('p', { class: 'winner', testid }, winnerText(names, points, options));
 }

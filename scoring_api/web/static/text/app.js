@@ -31,6 +31,13 @@ export default {
     'record.hint': '結果を今日のプレイとしてBG Stats（プレイ記録アプリ）に渡します。保存したファイルもBG Statsで開くと取り込めます。サーバーには何も保存されません。',
     'record.none': 'まだ結果がありません。結果が出ると記録できます。',
     'record.saved': '「{file}」を保存しました。BG Statsで開くと取り込めます。',
+    // Players in sentences and the winner line of every game (people.js).
+    'people.person': '{name}さん',
+    'people.separator': '、',
+    'people.last': '{rest}と{last}',
+    'winner.single': '{names}の勝ち（{points}）',
+    'winner.shared': '{names}の勝ち（{points}）',
+    'winner.points.other': '{n}点',
   },
   en: {
     'app.title': 'Board-game scoring',
@@ -61,5 +68,11 @@ export default {
     'record.hint': 'Hands the result to BG Stats (a play-logging app) as today’s play; the saved file imports into BG Stats too. Nothing is stored on the server.',
     'record.none': 'No results yet. Recording is possible once there is one.',
     'record.saved': 'Saved “{file}”. Open it in BG Stats to import it.',
+    'people.person': '{name}',
+    'people.separator': ', ',
+    'people.last': '{rest} and {last}',
+    'winner.single': '{names} wins ({points})',
+    'winner.shared': '{names} share the win ({points})',
+    'winner.points.one': '{n} point', 'winner.points.other': '{n} points',
   },
 };

@@ -11,7 +11,7 @@ export default {
     'chat.send': '送る',
     'chat.stop': '止める',
     'chat.new': '新しい会話',
-    'chat.enterHint': 'Enter で送信、Shift+Enter で改行します。',
+    'chat.enterHint': 'Enter で送り、Shift+Enter で改行します。',
     'chat.you': 'あなた',
     'chat.aiChan': 'アイちゃん',
     'chat.thinking': '考えています…',
