@@ -63,7 +63,8 @@ SENTENCES = _flatten(_catalogue())
 #: A name the form gives a player left unnamed, or a caller's numbered stand-in
 #: (「プレイヤー1」, "Player 2", "P3"): a placeholder, not a person, so it takes no さん.
 PLACEHOLDER_NAME = re.compile(r"(?:プレイヤー|Player ?|P)[0-9]+", re.IGNORECASE)
-#: Honorifics a name may already end in (「ミカちゃん」 is not 「ミカちゃんさん」).
+#: Honorifics a name may already end in (「ミカちゃん」 is not 「ミカちゃんさん」). The form
+#: names players by the same two (static/people.js; tests/test_catalogue_words.py checks).
 HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "さま", "氏", "先生")
 
 

@@ -4,11 +4,15 @@ ASCII space between Japanese words or between a number and its unit, and names p
 with さん, but never a placeholder name (「プレイヤー1」) or one that already carries an
 honorific (「ミカちゃん」)."""
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
-from scoring_api.i18n import LANGS, SENTENCES, person, t
+from scoring_api.i18n import HONORIFICS, LANGS, PLACEHOLDER_NAME, SENTENCES, person, t
+
+PEOPLE_JS = Path(__file__).resolve().parents[1] / "scoring_api" / "web" / "static" / "people.js"
 
 JAPANESE = "\u3040-\u30ff\u4e00-\u9fff"
 UNITS = "秒|バイト|段|回|行|列|点|枚|人|個|文字"
@@ -64,6 +68,18 @@ def test_a_plural_form_may_carry_its_verb_or_give_the_noun_alone():
 def test_people_are_named_with_san_unless_a_placeholder_or_already_honoured(name, ja):
     assert person(name, "ja") == ja
     assert person(name, "en") == name
+
+
+def test_the_form_names_people_by_the_same_rule():
+    """static/people.js keeps its own copy of the rule (the form names players offline too):
+    the same placeholder pattern, case-blind, and the same honorifics, in the same order."""
+    source = PEOPLE_JS.read_text(encoding="utf-8")
+    placeholder = re.search(r"^const PLACEHOLDER = /(.*)/(\w*);$", source, re.MULTILINE)
+    honorifics = re.search(r"^const HONORIFICS = (\[.*\]);$", source, re.MULTILINE)
+    assert placeholder is not None and honorifics is not None
+    assert placeholder.groups() == (f"^{PLACEHOLDER_NAME.pattern}$", "i")
+    assert PLACEHOLDER_NAME.flags & re.IGNORECASE
+    assert tuple(json.loads(honorifics.group(1).replace("'", '"'))) == HONORIFICS
 
 
 def test_answers_name_people_the_same_way_in_every_sentence(client):

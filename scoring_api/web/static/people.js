@@ -4,6 +4,7 @@
 // as the language joins them; and the one line that announces the winners of every game,
 // 「★ アキさんの勝ち（34点）」, 「★ アキさんとベンさんの勝ち（34点）」, 「★ NSの勝ち（62点）」
 // (a team takes no さん). Texts: text/app.js, 'people.*' and 'winner.*'.
+// PLACEHOLDER and HONORIFICS are the service's own (tests/test_catalogue_words.py checks).
 
 import { h } from './dom.js';
 import { getLang, t } from './i18n.js';
